@@ -1,0 +1,64 @@
+// swift-tools-version: 6.1
+import CompilerPluginSupport
+import PackageDescription
+
+let package = Package(
+    name: "WeaveDI",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .macCatalyst(.v18)],
+    products: [
+        .library(name: "WeaveDI", targets: ["WeaveDI"]),
+        .executable(name: "weavedi-demo", targets: ["WeaveDIDemo"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CConcurrencyKit",
+            path: "CSources/CConcurrencyKit",
+            pkgConfig: "ck",
+            providers: [.apt(["libck-dev"]), .brew(["concurrencykit"])]
+        ),
+        .target(
+            name: "CWeaveRegistry",
+            dependencies: ["CConcurrencyKit"],
+            path: "CSources/CWeaveRegistry",
+            cSettings: [.define("_GNU_SOURCE")]
+        ),
+        .macro(
+            name: "WeaveDIMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        .target(
+            name: "WeaveDI",
+            dependencies: [
+                "CWeaveRegistry",
+                "WeaveDIMacros",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "WeaveDIDemo",
+            dependencies: ["WeaveDI"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "WeaveDITests",
+            dependencies: ["WeaveDI"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "WeaveDIMacrosTests",
+            dependencies: [
+                "WeaveDIMacros",
+                .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ]
+)

@@ -1,0 +1,94 @@
+import CWeaveRegistry
+import Synchronization
+
+/// Namespace kept for source compatibility: `WeaveDI.Container` is `DIContainer`.
+public enum WeaveDI {
+    public typealias Container = DIContainer
+}
+
+/// The actor the guides' bootstrap closures run on.
+@globalActor
+public actor DIContainerActor {
+    public static let shared = DIContainerActor()
+}
+
+/// The container that unqualified lookups use. The C side keeps a raw
+/// pointer to its registry for the lock-free path; swapping waits for a
+/// grace period so the old one can be freed safely.
+@usableFromInline
+enum LiveContainer {
+    private static let storage: Mutex<DIContainer> = {
+        let initial = DIContainer()
+        weave_live_set(initial.registry.handle)
+        return Mutex(initial)
+    }()
+
+    @usableFromInline
+    static var current: DIContainer {
+        storage.withLock { $0 }
+    }
+
+    static func replace(with container: DIContainer) {
+        let previous = storage.withLock { live -> DIContainer in
+            let previous = live
+            live = container
+            weave_live_set(container.registry.handle)
+            RegistryGeneration.advance()
+            return previous
+        }
+        _ = previous
+    }
+
+    /// The live container's entry for `type`, by the selected backend.
+    @inlinable @inline(__always)
+    static func entry<T>(_ type: T.Type) -> RegistryEntry<T>? {
+        if UnifiedRegistry.optimized.load(ordering: .relaxed) {
+            guard let raw = weave_live_get(typeKey(type)) else { return nil }
+            return Unmanaged<RegistryEntry<T>>.fromOpaque(raw).takeRetainedValue()
+        }
+        return current.registry.baselineEntry(type)
+    }
+}
+
+extension DIContainer {
+    /// The container `UnifiedDI`, `@Inject` and `@Injected` read. Assigning a
+    /// fresh one (`WeaveDI.Container.live = WeaveDI.Container()`) resets
+    /// everything those see.
+    public static var live: DIContainer {
+        get { LiveContainer.current }
+        set { LiveContainer.replace(with: newValue) }
+    }
+
+    public static var shared: DIContainer {
+        get { live }
+        set { live = newValue }
+    }
+
+    /// Registers into `live`. Calling it again (one call per feature module)
+    /// adds to what is there; it never discards earlier registrations.
+    public static func bootstrap(_ configure: @Sendable (DIContainer) async -> Void) async {
+        await configure(live)
+    }
+
+    /// As `bootstrap`; returns true once the registrations are in place.
+    @discardableResult
+    public static func bootstrapAsync(_ configure: @Sendable (DIContainer) async throws -> Void) async -> Bool {
+        do {
+            try await configure(live)
+            return true
+        } catch {
+            DILog.logger.error("bootstrap failed: \(error)")
+            return false
+        }
+    }
+
+    /// Fire-and-forget bootstrap from synchronous code, e.g. an app's `init`.
+    public static func bootstrapInTask(_ configure: @escaping @Sendable (DIContainer) async -> Void) {
+        Task { await configure(live) }
+    }
+
+    /// Replaces `live` with an empty container.
+    public static func resetForTesting() {
+        live = DIContainer()
+    }
+}

@@ -1,0 +1,85 @@
+import CWeaveRegistry
+import Synchronization
+
+/// A set of registrations. `WeaveDI.Container.live` is the one that
+/// `UnifiedDI`, `@Inject` and `@Injected` read; a child container resolves
+/// its own entries first, then its parent's.
+public final class DIContainer: @unchecked Sendable {
+    @usableFromInline let registry: Registry
+    public let parent: DIContainer?
+
+    public init() {
+        self.parent = nil
+        self.registry = Registry(parent: nil)
+    }
+
+    public init(parent: DIContainer) {
+        self.parent = parent
+        self.registry = Registry(parent: parent.registry)
+    }
+
+    public func createChild() -> DIContainer {
+        DIContainer(parent: self)
+    }
+
+    /// Runs the factory now and keeps its result as the instance for `type`;
+    /// the factory is kept too, for `@Factory`. Replaces any earlier entry.
+    @discardableResult
+    public func register<T: Sendable>(_ type: T.Type, factory: @escaping @Sendable () -> T) -> T {
+        let instance = factory()
+        registry.set(RegistryEntry<T>.fixed(instance, factory: factory))
+        DILog.registered(type, scope: nil)
+        return instance
+    }
+
+    public func register<T: Sendable>(_ type: T.Type, instance: T) {
+        registry.set(RegistryEntry<T>.fixed(instance, factory: nil))
+        DILog.registered(type, scope: nil)
+    }
+
+    /// Lazy registration: the factory runs on first resolve (`.singleton`,
+    /// `.weak`, `.task`) or on every resolve (`.transient`).
+    public func register<T: Sendable>(
+        _ type: T.Type,
+        scope: ProvideScope,
+        factory: @escaping @Sendable () -> T
+    ) {
+        registry.set(RegistryEntry<T>.lazy(scope: scope, factory: factory))
+        DILog.registered(type, scope: scope)
+    }
+
+    /// Nil when `type` is not registered here or in a parent, or when
+    /// building it met a dependency cycle.
+    public func resolve<T: Sendable>(_ type: T.Type) -> T? {
+        guard let entry = registry.entry(type) else {
+            DILog.miss(type)
+            return nil
+        }
+        return try? registry.instance(from: entry)
+    }
+
+    public func resolveThrowing<T: Sendable>(_ type: T.Type) throws(DIError) -> T {
+        do {
+            return try registry.resolve(type)
+        } catch {
+            DILog.failure(error)
+            throw error
+        }
+    }
+
+    public func release<T>(_ type: T.Type) {
+        registry.remove(typeKey(type))
+    }
+
+    public func releaseAll() {
+        registry.removeAll()
+    }
+
+    /// Whether `type` has a registration here or in a parent.
+    public func isRegistered<T>(_ type: T.Type) -> Bool {
+        registry.anyEntry(forKey: typeKey(type)) != nil
+    }
+
+    /// The number of types registered in this container (not its parents).
+    public var registrationCount: Int { registry.count }
+}

@@ -1,0 +1,41 @@
+import Logging
+import Synchronization
+
+/// WeaveDI's diagnostics through swift-log, under the label "WeaveDI".
+/// Every message is an autoclosure: with the level off, nothing is built.
+/// Lookups that hit log nothing at all.
+public enum DILog {
+    /// Replace to route WeaveDI's diagnostics elsewhere or change the level
+    /// (default `.info`: registrations and misses are `.debug`, cycles `.error`).
+    public static var logger: Logger {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+
+    private static let storage = Mutex(Logger(label: "WeaveDI"))
+
+    static func registered(_ type: Any.Type, scope: ProvideScope?) {
+        let logger = logger
+        guard logger.logLevel <= .debug else { return }
+        logger.debug("registered \(typeName(type))", metadata: ["scope": "\(scope.map { "\($0)" } ?? "eager")"])
+    }
+
+    static func miss(_ type: Any.Type) {
+        let logger = logger
+        guard logger.logLevel <= .debug else { return }
+        logger.debug("no registration for \(typeName(type))")
+    }
+
+    static func failure(_ error: DIError) {
+        switch error {
+        case .circularDependency:
+            logger.error("\(error.description)")
+        default:
+            logger.debug("\(error.description)")
+        }
+    }
+
+    static func scopeLeak(_ type: Any.Type) {
+        logger.warning("\(typeName(type)) is task-scoped but was resolved outside withTaskScope")
+    }
+}

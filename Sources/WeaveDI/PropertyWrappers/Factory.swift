@@ -1,0 +1,29 @@
+/// A new instance on every access: from the factory registered for `T`
+/// (every registration keeps its factory, eager ones too), or from the
+/// closure given as `@Factory(factory: { ... })`.
+@propertyWrapper
+public struct Factory<T: Sendable>: Sendable {
+    private let factory: (@Sendable () -> T)?
+
+    public init() {
+        self.factory = nil
+    }
+
+    public init(factory: @escaping @Sendable () -> T) {
+        self.factory = factory
+    }
+
+    public var wrappedValue: T {
+        if let factory {
+            return factory()
+        }
+        do {
+            guard let entry = LiveContainer.entry(T.self) else {
+                throw DIError.dependencyNotFound(type: typeName(T.self))
+            }
+            return try entry.produceFresh()
+        } catch {
+            fatalError("@Factory var: \(typeName(T.self)): \(error)")
+        }
+    }
+}

@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Coordinates threads that resolve the same lazy instance at the same
+/// moment: one builds, the others wait. It also sees every wait, so a wait
+/// that would close a loop (thread 1 builds A and needs B while thread 2
+/// builds B and needs A) is reported as a cycle instead of hanging.
+/// Only first resolutions of lazy singletons and weak instances come here.
+final class BuildMonitor: @unchecked Sendable {
+    static let shared = BuildMonitor()
+
+    private var mutex = pthread_mutex_t()
+    private var condition = pthread_cond_t()
+    /// Which slot each waiting thread waits on; guarded by `mutex`.
+    private var waiting: [ObjectIdentifier: SlotBase] = [:]
+
+    private init() {
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&condition, nil)
+    }
+
+    func lock() { pthread_mutex_lock(&mutex) }
+    func unlock() { pthread_mutex_unlock(&mutex) }
+    func broadcast() { pthread_cond_broadcast(&condition) }
+
+    /// Waits for a change to any slot. Caller holds the lock.
+    func wait(for slot: SlotBase, as waiter: ObjectIdentifier) {
+        waiting[waiter] = slot
+        pthread_cond_wait(&condition, &mutex)
+        waiting[waiter] = nil
+    }
+
+    /// The chain of types if `waiter` waiting on `slot` would never end.
+    /// Caller holds the lock.
+    func deadlockChain(waiter: ObjectIdentifier, on slot: SlotBase, waiterStack: [Any.Type]) -> String? {
+        var types: [Any.Type] = [slot.type]
+        var current = slot
+        var steps = 0
+        while let owner = current.builder, steps < 1_024 {
+            if owner == waiter {
+                let lead = waiterStack.last.map { [$0] } ?? []
+                return (lead + types).map(typeName).joined(separator: " -> ")
+            }
+            guard let next = waiting[owner] else { return nil }
+            types.append(next.type)
+            current = next
+            steps += 1
+        }
+        return nil
+    }
+}
+
+/// The part of an instance slot the monitor needs, free of the generic type.
+class SlotBase: @unchecked Sendable {
+    let type: Any.Type
+    /// The thread context building the instance; guarded by the monitor.
+    var builder: ObjectIdentifier?
+
+    init(type: Any.Type) { self.type = type }
+}

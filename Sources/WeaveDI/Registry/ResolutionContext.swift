@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The types whose factories are running on the current thread, outermost
+/// first. Factories are synchronous, so a thread (not a task) is the right
+/// owner: it is how a cycle is caught before it can recurse without end.
+final class ResolutionContext {
+    /// Deeper than any real object graph; guards against runaway recursion
+    /// that never repeats a type (a factory building ever-new generic types).
+    static let maximumDepth = 256
+
+    private(set) var keys: [TypeKey] = []
+    private(set) var types: [Any.Type] = []
+    /// The first cycle met since the outermost factory started; every
+    /// instance built while it is set was built on a missing dependency.
+    var cycle: String?
+
+    var isEmpty: Bool { keys.isEmpty }
+
+    /// Returns the cycle's chain when `key` is already being built here.
+    func chainIfCycle(key: TypeKey, type: Any.Type) -> String? {
+        if let start = keys.firstIndex(of: key) {
+            return (types[start...].map(typeName) + [typeName(type)]).joined(separator: " -> ")
+        }
+        if keys.count >= Self.maximumDepth {
+            return (types.map(typeName) + [typeName(type)]).joined(separator: " -> ")
+                + " (deeper than \(Self.maximumDepth))"
+        }
+        return nil
+    }
+
+    func push(key: TypeKey, type: Any.Type) {
+        keys.append(key)
+        types.append(type)
+    }
+
+    func pop() {
+        keys.removeLast()
+        types.removeLast()
+    }
+
+    var identity: ObjectIdentifier { ObjectIdentifier(self) }
+
+    static var current: ResolutionContext {
+        if let raw = pthread_getspecific(threadKey) {
+            return Unmanaged<ResolutionContext>.fromOpaque(raw).takeUnretainedValue()
+        }
+        let context = ResolutionContext()
+        pthread_setspecific(threadKey, Unmanaged.passRetained(context).toOpaque())
+        return context
+    }
+}
+
+private let threadKey: pthread_key_t = {
+    var key = pthread_key_t()
+    #if canImport(Darwin)
+    pthread_key_create(&key) { Unmanaged<ResolutionContext>.fromOpaque($0).release() }
+    #else
+    pthread_key_create(&key) { raw in
+        if let raw { Unmanaged<ResolutionContext>.fromOpaque(raw).release() }
+    }
+    #endif
+    return key
+}()

@@ -1,0 +1,63 @@
+import SwiftDiagnostics
+
+/// Every error the WeaveDI macros report. The messages name the fix, because the
+/// generated code is invisible to most users and the diagnostic is all they see.
+enum MacroDiagnostic: DiagnosticMessage {
+    case componentNotStructOrClass(introducer: String)
+    case provideNotOnVariable
+    case provideOnStaticProperty
+    case provideMultipleBindings
+    case provideMissingName
+    case provideMissingTypeAnnotation(name: String)
+    case provideMissingInitializer(name: String)
+    case provideUnknownArgument(label: String)
+    case provideInvalidScope(expression: String)
+    case providerCycle(chain: [String])
+
+    var message: String {
+        switch self {
+        case .componentNotStructOrClass(let introducer):
+            let article = introducer.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+            return "@Component can only be applied to a struct or a class, not to \(article) \(introducer)"
+        case .provideNotOnVariable:
+            return "@Provide can only be applied to a stored property"
+        case .provideOnStaticProperty:
+            return "@Provide cannot be applied to a static property; @Component generates the static accessor itself"
+        case .provideMultipleBindings:
+            return "@Provide must declare exactly one property; split this declaration into one property per line"
+        case .provideMissingName:
+            return "@Provide needs a simple property name, not a tuple or wildcard pattern"
+        case .provideMissingTypeAnnotation(let name):
+            return "@Provide property '\(name)' needs an explicit type annotation, such as 'var \(name): MyService = MyServiceImpl()'; the type is the key it is registered under"
+        case .provideMissingInitializer(let name):
+            return "@Provide property '\(name)' needs an initializer expression; it becomes the registration's factory"
+        case .provideUnknownArgument(let label):
+            return "@Provide does not take an argument labelled '\(label)'; the only argument is 'scope:'"
+        case .provideInvalidScope(let expression):
+            return "'\(expression)' is not a scope; use .transient, .singleton, .weak or .task"
+        case .providerCycle(let chain):
+            return "@Provide properties depend on each other in a cycle: \(chain.joined(separator: " -> "))"
+        }
+    }
+
+    var diagnosticID: MessageID {
+        MessageID(domain: "WeaveDIMacros", id: caseName)
+    }
+
+    var severity: DiagnosticSeverity { .error }
+
+    private var caseName: String {
+        switch self {
+        case .componentNotStructOrClass: return "componentNotStructOrClass"
+        case .provideNotOnVariable: return "provideNotOnVariable"
+        case .provideOnStaticProperty: return "provideOnStaticProperty"
+        case .provideMultipleBindings: return "provideMultipleBindings"
+        case .provideMissingName: return "provideMissingName"
+        case .provideMissingTypeAnnotation: return "provideMissingTypeAnnotation"
+        case .provideMissingInitializer: return "provideMissingInitializer"
+        case .provideUnknownArgument: return "provideUnknownArgument"
+        case .provideInvalidScope: return "provideInvalidScope"
+        case .providerCycle: return "providerCycle"
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import SwiftDiagnostics
+import SwiftSyntax
+
+/// One `@Provide` property of a component, as the generated code needs it.
+struct Provider {
+    /// The name without backticks, used to derive helper names and in messages.
+    let name: String
+    /// The name as written, reused for the generated static property.
+    let nameToken: TokenSyntax
+    /// The declared type; it is the key the provider is registered under.
+    let type: TypeSyntax
+    let initializer: ExprSyntax
+    let scope: ProviderScope
+    /// Access-level keywords copied onto the generated static property, so that it
+    /// is visible wherever the user's own property is.
+    let accessModifiers: DeclModifierListSyntax
+    let declaration: VariableDeclSyntax
+}
+
+extension Provider {
+    /// The `@Provide` attribute on `variable`, if it carries one.
+    static func provideAttribute(of variable: VariableDeclSyntax) -> AttributeSyntax? {
+        for element in variable.attributes {
+            if case .attribute(let attribute) = element, isProvideAttribute(attribute) {
+                return attribute
+            }
+        }
+        return nil
+    }
+
+    /// Reads a `@Provide` property, collecting every problem at once so that a user
+    /// fixes them in one pass.
+    init(variable: VariableDeclSyntax, attribute: AttributeSyntax) throws(DiagnosticsError) {
+        var problems: [Diagnostic] = []
+        func report(_ node: some SyntaxProtocol, _ message: MacroDiagnostic) {
+            problems.append(Diagnostic(node: node, message: message))
+        }
+
+        let scope = Self.scope(from: attribute, report: report)
+
+        if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }) {
+            report(variable, .provideOnStaticProperty)
+        }
+        guard variable.bindings.count == 1, let binding = variable.bindings.first else {
+            report(variable.bindings, .provideMultipleBindings)
+            throw DiagnosticsError(diagnostics: problems)
+        }
+        guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self),
+              let identifier = pattern.identifier.identifier
+        else {
+            report(binding.pattern, .provideMissingName)
+            throw DiagnosticsError(diagnostics: problems)
+        }
+        let name = identifier.name
+        if binding.typeAnnotation == nil {
+            report(binding.pattern, .provideMissingTypeAnnotation(name: name))
+        }
+        if binding.initializer == nil {
+            report(binding.pattern, .provideMissingInitializer(name: name))
+        }
+        guard problems.isEmpty, let scope, let type = binding.typeAnnotation?.type, let initializer = binding.initializer?.value else {
+            throw DiagnosticsError(diagnostics: problems)
+        }
+
+        self.init(
+            name: name,
+            nameToken: pattern.identifier.trimmed,
+            type: type.trimmed,
+            initializer: initializer.trimmed,
+            scope: scope,
+            accessModifiers: Self.accessModifiers(of: variable),
+            declaration: variable
+        )
+    }
+
+    private static func isProvideAttribute(_ attribute: AttributeSyntax) -> Bool {
+        if let name = attribute.attributeName.as(IdentifierTypeSyntax.self) {
+            return name.name.text == "Provide"
+        }
+        if let member = attribute.attributeName.as(MemberTypeSyntax.self),
+           let base = member.baseType.as(IdentifierTypeSyntax.self) {
+            return base.name.text == "WeaveDI" && member.name.text == "Provide"
+        }
+        return false
+    }
+
+    /// Nil when the arguments are malformed; the problem has been reported then.
+    private static func scope(
+        from attribute: AttributeSyntax,
+        report: (LabeledExprSyntax, MacroDiagnostic) -> Void
+    ) -> ProviderScope? {
+        guard case .argumentList(let arguments) = attribute.arguments else {
+            return .defaultScope
+        }
+        var scope = ProviderScope.defaultScope
+        var valid = true
+        for argument in arguments {
+            guard argument.label?.text == "scope" else {
+                report(argument, .provideUnknownArgument(label: argument.label?.text ?? "_"))
+                valid = false
+                continue
+            }
+            guard let parsed = ProviderScope(expression: argument.expression) else {
+                report(argument, .provideInvalidScope(expression: argument.expression.trimmedDescription))
+                valid = false
+                continue
+            }
+            scope = parsed
+        }
+        return valid ? scope : nil
+    }
+
+    private static func accessModifiers(of variable: VariableDeclSyntax) -> DeclModifierListSyntax {
+        let accessKeywords: [Keyword] = [.public, .package, .internal, .fileprivate, .private]
+        return DeclModifierListSyntax(
+            variable.modifiers.compactMap { modifier -> DeclModifierSyntax? in
+                // `private(set)` restricts a setter the static property does not have.
+                guard modifier.detail == nil else { return nil }
+                if modifier.name.tokenKind == .keyword(.open) {
+                    return DeclModifierSyntax(name: .keyword(.public))
+                }
+                guard case .keyword(let keyword) = modifier.name.tokenKind, accessKeywords.contains(keyword) else {
+                    return nil
+                }
+                return modifier.trimmed
+            }
+        )
+    }
+}

@@ -1,0 +1,10 @@
+import SwiftCompilerPlugin
+import SwiftSyntaxMacros
+
+@main
+struct WeaveDIMacrosPlugin: CompilerPlugin {
+    let providingMacros: [any Macro.Type] = [
+        ComponentMacro.self,
+        ProvideMacro.self,
+    ]
+}

@@ -154,17 +154,23 @@ weave_registry_t *weave_registry_create(weave_registry_t *parent) {
     return registry;
 }
 
-static inline void *lookup_retained(weave_registry_t *registry, uintptr_t key, bool search_parents) {
+/* Must run inside a read section. */
+static inline void *lookup(weave_registry_t *registry, uintptr_t key, bool search_parents) {
     struct weave_node probe = {.key = key};
     unsigned long hash = key_hash(key);
-    void *value = NULL;
     for (; registry != NULL; registry = search_parents ? registry->parent : NULL) {
         struct weave_node *node = ck_hs_get(&registry->table, hash, &probe);
         if (node != NULL) {
-            value = ck_pr_load_ptr(&node->value);
-            value_retain(value);
-            break;
+            return ck_pr_load_ptr(&node->value);
         }
+    }
+    return NULL;
+}
+
+static inline void *lookup_retained(weave_registry_t *registry, uintptr_t key, bool search_parents) {
+    void *value = lookup(registry, key, search_parents);
+    if (value != NULL) {
+        value_retain(value);
     }
     return value;
 }
@@ -379,6 +385,21 @@ void *weave_live_get(uintptr_t key) {
     return value;
 }
 
+void *weave_live_peek(uintptr_t key) {
+    ck_epoch_begin(record_acquire(), NULL);
+    weave_registry_t *registry = ck_pr_load_ptr(&live_registry);
+    return registry == NULL ? NULL : lookup(registry, key, true);
+}
+
+void *weave_registry_peek(weave_registry_t *registry, uintptr_t key) {
+    ck_epoch_begin(record_acquire(), NULL);
+    return lookup(registry, key, true);
+}
+
+void weave_read_end(void) {
+    ck_epoch_end(thread_record, NULL);
+}
+
 struct cell_snapshot {
     uint64_t generation;
     void *value;
@@ -422,6 +443,12 @@ void *weave_cell_load(weave_cell_t *cell, uint64_t generation) {
     }
     ck_epoch_end(record, NULL);
     return value;
+}
+
+void *weave_cell_peek(weave_cell_t *cell, uint64_t generation) {
+    ck_epoch_begin(record_acquire(), NULL);
+    struct cell_snapshot *snapshot = ck_pr_load_ptr(&cell->current);
+    return snapshot != NULL && snapshot->generation == generation ? snapshot->value : NULL;
 }
 
 void weave_cell_store(weave_cell_t *cell, uint64_t generation, void *value) {

@@ -38,7 +38,8 @@ extension Provider {
 
         let scope = Self.scope(from: attribute, report: report)
 
-        if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }) {
+        let typeLevelKeywords: [TokenKind] = [.keyword(.static), .keyword(.class)]
+        if variable.modifiers.contains(where: { typeLevelKeywords.contains($0.name.tokenKind) }) {
             report(variable, .provideOnStaticProperty)
         }
         guard variable.bindings.count == 1, let binding = variable.bindings.first else {
@@ -58,7 +59,11 @@ extension Provider {
         if binding.initializer == nil {
             report(binding.pattern, .provideMissingInitializer(name: name))
         }
-        guard problems.isEmpty, let scope, let type = binding.typeAnnotation?.type, let initializer = binding.initializer?.value else {
+        guard problems.isEmpty,
+              let scope,
+              let type = binding.typeAnnotation?.type,
+              let initializer = binding.initializer?.value
+        else {
             throw DiagnosticsError(diagnostics: problems)
         }
 

@@ -24,9 +24,11 @@ final class ProviderReferenceRewriter: SyntaxRewriter {
     }
 
     override func visit(_ node: DeclReferenceExprSyntax) -> ExprSyntax {
-        // Only reached for names outside a member access: `visit(MemberAccessExprSyntax)`
-        // never descends into `declName`.
-        guard let index = providerIndex(named: node) else {
+        // A key path component names a member, and its slot takes only a name, so
+        // replacing it with a call would also break the tree. Member accesses never
+        // get here: `visit(MemberAccessExprSyntax)` does not descend into `declName`.
+        let namesKeyPathMember = node.keyPathInParent == \KeyPathPropertyComponentSyntax.declName
+        guard !namesKeyPathMember, let index = providerIndex(named: node) else {
             return ExprSyntax(node)
         }
         return replace(node, with: index)

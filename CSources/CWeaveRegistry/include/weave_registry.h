@@ -68,6 +68,17 @@ void weave_live_set(weave_registry_t *registry);
 void *weave_live_get(uintptr_t key);
 
 /*
+ * The read-section forms used by Swift's hot paths: they return the value
+ * without retaining it and leave the calling thread inside a read section,
+ * always, whatever they return. The caller copies what it needs out of the
+ * value (no blocking, no user code) and then calls weave_read_end. Saves a
+ * shared reference-count round trip per read.
+ */
+void *weave_live_peek(uintptr_t key);
+void *weave_registry_peek(weave_registry_t *registry, uintptr_t key);
+void weave_read_end(void);
+
+/*
  * A cell caches one value stamped with a generation number. load returns the
  * value retained when the stamp matches, NULL otherwise. store takes over one
  * reference to value; the value it replaces is released after a grace period.
@@ -77,6 +88,8 @@ weave_cell_t *weave_cell_create(void);
 void weave_cell_destroy(weave_cell_t *cell);
 void *weave_cell_load(weave_cell_t *cell, uint64_t generation);
 void weave_cell_store(weave_cell_t *cell, uint64_t generation, void *value);
+/* The read-section form of weave_cell_load (see weave_live_peek). */
+void *weave_cell_peek(weave_cell_t *cell, uint64_t generation);
 
 #ifdef __cplusplus
 }

@@ -39,14 +39,25 @@ enum LiveContainer {
         _ = previous
     }
 
-    /// The live container's entry for `type`, by the selected backend.
+    /// Resolves from the live container by the selected backend.
     @inlinable @inline(__always)
-    static func entry<T>(_ type: T.Type) -> RegistryEntry<T>? {
+    static func resolve<T>(_ type: T.Type) throws(DIError) -> T {
         if UnifiedRegistry.optimized.load(ordering: .relaxed) {
-            guard let raw = weave_live_get(typeKey(type)) else { return nil }
-            return Unmanaged<RegistryEntry<T>>.fromOpaque(raw).takeRetainedValue()
+            switch PeekedEntry<T>(peeked: weave_live_peek(typeKey(type))) {
+            case .value(let value):
+                return value
+            case .lazy(let entry):
+                return try current.registry.buildInstance(from: entry)
+            case .missing:
+                throw DIError.missing(type)
+            }
         }
-        return current.registry.baselineEntry(type)
+        return try current.registry.resolve(type)
+    }
+
+    /// The live container's entry for `type`, by the selected backend.
+    static func entry<T>(_ type: T.Type) -> AnyRegistryEntry? {
+        current.registry.entry(type)
     }
 }
 

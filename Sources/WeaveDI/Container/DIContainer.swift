@@ -27,13 +27,13 @@ public final class DIContainer: @unchecked Sendable {
     @discardableResult
     public func register<T: Sendable>(_ type: T.Type, factory: @escaping @Sendable () -> T) -> T {
         let instance = factory()
-        registry.set(RegistryEntry<T>.fixed(instance, factory: factory))
+        registry.set(FixedEntry<T>(instance, factory: factory), for: type)
         DILog.registered(type, scope: nil)
         return instance
     }
 
     public func register<T: Sendable>(_ type: T.Type, instance: T) {
-        registry.set(RegistryEntry<T>.fixed(instance, factory: nil))
+        registry.set(FixedEntry<T>(instance, factory: nil), for: type)
         DILog.registered(type, scope: nil)
     }
 
@@ -44,18 +44,15 @@ public final class DIContainer: @unchecked Sendable {
         scope: ProvideScope,
         factory: @escaping @Sendable () -> T
     ) {
-        registry.set(RegistryEntry<T>.lazy(scope: scope, factory: factory))
+        registry.set(LazyEntry<T>(scope: scope, factory: factory), for: type)
         DILog.registered(type, scope: scope)
     }
 
     /// Nil when `type` is not registered here or in a parent, or when
     /// building it met a dependency cycle.
+    @inlinable
     public func resolve<T: Sendable>(_ type: T.Type) -> T? {
-        guard let entry = registry.entry(type) else {
-            DILog.miss(type)
-            return nil
-        }
-        return try? registry.instance(from: entry)
+        try? registry.resolve(type)
     }
 
     public func resolveThrowing<T: Sendable>(_ type: T.Type) throws(DIError) -> T {

@@ -50,19 +50,7 @@ public enum UnifiedDI {
     /// `.circularDependency` with the chain.
     @inlinable
     public static func resolveThrowing<T: Sendable>(_ type: T.Type) throws(DIError) -> T {
-        guard let entry = LiveContainer.entry(type) else {
-            throw missing(type)
-        }
-        if let value = entry.ready {
-            return value
-        }
-        return try DIContainer.live.registry.instance(from: entry)
-    }
-
-    @usableFromInline
-    static func missing<T>(_ type: T.Type) -> DIError {
-        DILog.miss(type)
-        return .dependencyNotFound(type: typeName(type))
+        try LiveContainer.resolve(type)
     }
 
     public static func resolveAsync<T: Sendable>(_ type: T.Type) async -> T? {

@@ -7,6 +7,13 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
     /// A `.task`-scoped dependency was resolved outside any request scope.
     case noActiveScope(type: String)
 
+    /// Logs the miss (at debug level, built only when enabled).
+    @usableFromInline
+    static func missing<T>(_ type: T.Type) -> DIError {
+        DILog.miss(type)
+        return .dependencyNotFound(type: typeName(type))
+    }
+
     public var description: String {
         switch self {
         case .dependencyNotFound(let type):

@@ -21,7 +21,7 @@ public struct Factory<T: Sendable>: Sendable {
             guard let entry = LiveContainer.entry(T.self) else {
                 throw DIError.dependencyNotFound(type: typeName(T.self))
             }
-            return try entry.produceFresh()
+            return try entry.fresh(T.self)
         } catch {
             fatalError("@Factory var: \(typeName(T.self)): \(error)")
         }

@@ -1,15 +1,15 @@
 extension Registry {
-    /// Turns an entry into an instance according to its scope.
+    /// Turns an entry for `T` into an instance according to its scope.
     @inlinable @inline(__always)
-    func instance<T>(from entry: RegistryEntry<T>) throws(DIError) -> T {
-        if let value = entry.ready {
-            return value
+    func instance<T>(from entry: AnyRegistryEntry, as type: T.Type) throws(DIError) -> T {
+        if entry.isFixed {
+            return entry.fixed(type).value
         }
-        return try buildInstance(from: entry)
+        return try buildInstance(from: entry.lazy(type))
     }
 
     @usableFromInline
-    func buildInstance<T>(from entry: RegistryEntry<T>) throws(DIError) -> T {
+    func buildInstance<T>(from entry: LazyEntry<T>) throws(DIError) -> T {
         switch entry.scope {
         case .transient:
             return try entry.produceFresh()
@@ -22,12 +22,5 @@ extension Registry {
         case .task:
             return try TaskScope.instance(for: entry)
         }
-    }
-
-    func resolve<T>(_ type: T.Type) throws(DIError) -> T {
-        guard let entry = entry(type) else {
-            throw .dependencyNotFound(type: typeName(type))
-        }
-        return try instance(from: entry)
     }
 }

@@ -24,36 +24,55 @@ final class Registry: @unchecked Sendable {
         weave_registry_destroy(handle)
     }
 
+    /// Resolves `type` here or in a parent, by the selected backend.
     @inlinable @inline(__always)
-    func entry<T>(_ type: T.Type) -> RegistryEntry<T>? {
+    func resolve<T>(_ type: T.Type) throws(DIError) -> T {
+        if UnifiedRegistry.optimized.load(ordering: .relaxed) {
+            switch PeekedEntry<T>(peeked: weave_registry_peek(handle, typeKey(type))) {
+            case .value(let value):
+                return value
+            case .lazy(let entry):
+                return try buildInstance(from: entry)
+            case .missing:
+                throw DIError.missing(type)
+            }
+        }
+        guard let entry = baselineEntry(type) else {
+            throw DIError.missing(type)
+        }
+        return try instance(from: entry, as: type)
+    }
+
+    /// The entry for `type` here or in a parent, by the selected backend.
+    func entry<T>(_ type: T.Type) -> AnyRegistryEntry? {
         if UnifiedRegistry.optimized.load(ordering: .relaxed) {
             guard let raw = weave_registry_get(handle, typeKey(type)) else { return nil }
-            return Unmanaged<RegistryEntry<T>>.fromOpaque(raw).takeRetainedValue()
+            return Unmanaged<AnyRegistryEntry>.fromOpaque(raw).takeRetainedValue()
         }
         return baselineEntry(type)
     }
 
     /// The Swift path: dictionary lookups under a mutex, parents on a miss.
     @usableFromInline
-    func baselineEntry<T>(_ type: T.Type) -> RegistryEntry<T>? {
+    func baselineEntry<T>(_ type: T.Type) -> AnyRegistryEntry? {
         let key = typeKey(type)
         var registry: Registry? = self
         while let current = registry {
             if let found = current.table.withLock({ $0[key] }) {
-                return unsafeDowncast(found, to: RegistryEntry<T>.self)
+                return found
             }
             registry = current.parent
         }
         return nil
     }
 
-    func set<T>(_ entry: RegistryEntry<T>) {
-        let key = typeKey(T.self)
+    func set<T>(_ entry: AnyRegistryEntry, for type: T.Type) {
+        let key = typeKey(type)
         let previous: AnyRegistryEntry? = writeLock.withLock { _ in
             let previous = table.withLock { $0.updateValue(entry, forKey: key) }
             if !weave_registry_set(handle, key, Unmanaged.passRetained(entry).toOpaque()) {
                 Unmanaged.passUnretained(entry).release()
-                fatalError("WeaveDI: out of memory registering \(typeName(T.self))")
+                fatalError("WeaveDI: out of memory registering \(typeName(type))")
             }
             RegistryGeneration.advance()
             return previous
@@ -65,13 +84,13 @@ final class Registry: @unchecked Sendable {
     /// Swaps a lazy entry for a fixed one once its instance exists, in
     /// whichever registry of the chain holds it, unless a newer registration
     /// has replaced it meanwhile.
-    func publish<T>(_ built: T, replacing lazy: RegistryEntry<T>) {
+    func publish<T>(_ built: T, replacing lazy: LazyEntry<T>) {
         let key = typeKey(T.self)
         guard table.withLock({ $0[key] === lazy }) else {
             parent?.publish(built, replacing: lazy)
             return
         }
-        let fixed = RegistryEntry<T>.fixed(built, factory: lazy.factory)
+        let fixed = FixedEntry<T>(built, factory: lazy.factory)
         writeLock.withLock { _ in
             let stillCurrent = table.withLock { table -> Bool in
                 guard table[key] === lazy else { return false }
@@ -81,7 +100,7 @@ final class Registry: @unchecked Sendable {
             guard stillCurrent else { return }
             let raw = Unmanaged.passRetained(fixed).toOpaque()
             if !weave_registry_replace_if(handle, key, Unmanaged.passUnretained(lazy).toOpaque(), raw) {
-                Unmanaged<RegistryEntry<T>>.fromOpaque(raw).release()
+                Unmanaged<FixedEntry<T>>.fromOpaque(raw).release()
             }
         }
     }

@@ -1,57 +1,72 @@
-import Synchronization
-
 /// What the registry stores for one type. The C table and the Swift baseline
-/// hold the same entry objects; the entry for key `typeKey(T.self)` is always
-/// a `RegistryEntry<T>`, so a lookup needs no dynamic cast.
+/// hold the same entry objects, and the entry for key `typeKey(T.self)` is
+/// always a `FixedEntry<T>` or a `LazyEntry<T>`, so a lookup needs no
+/// dynamic cast: `isFixed` says which.
 @usableFromInline
 class AnyRegistryEntry: @unchecked Sendable {
+    @usableFromInline let isFixed: Bool
     let type: Any.Type
     let scope: ProvideScope
 
-    init(type: Any.Type, scope: ProvideScope) {
+    init(type: Any.Type, scope: ProvideScope, isFixed: Bool) {
         self.type = type
         self.scope = scope
+        self.isFixed = isFixed
     }
 
-    /// A fresh instance from the registered factory, type-erased for callers
-    /// that only know the key (diagnostics, `@Factory` through a protocol).
-    func makeFresh() throws(DIError) -> Any { fatalError("abstract") }
+    /// Typed view of this entry, for callers that know `T` by the key.
+    @inlinable @inline(__always)
+    func fixed<T>(_ type: T.Type) -> FixedEntry<T> {
+        unsafeDowncast(self, to: FixedEntry<T>.self)
+    }
+
+    @inlinable @inline(__always)
+    func lazy<T>(_ type: T.Type) -> LazyEntry<T> {
+        unsafeDowncast(self, to: LazyEntry<T>.self)
+    }
+
+    /// A fresh instance from the registered factory, for `@Factory`.
+    func fresh<T>(_ type: T.Type) throws(DIError) -> T {
+        if isFixed {
+            let entry = fixed(type)
+            guard let factory = entry.factory else { return entry.value }
+            return try InstanceBuilder.run(key: typeKey(T.self), type: T.self, factory)
+        }
+        return try lazy(type).produceFresh()
+    }
 }
 
+/// A value that is already there: an eager registration or a built
+/// singleton. Reading it is the whole hot path. The value is stored
+/// non-optionally because copying an `Optional` existential costs more.
 @usableFromInline
-final class RegistryEntry<T>: AnyRegistryEntry, @unchecked Sendable {
-    /// Set when the value is fixed: an eager registration or a singleton
-    /// that has been built. This is the whole hot path.
-    @usableFromInline let ready: T?
+final class FixedEntry<T>: AnyRegistryEntry, @unchecked Sendable {
+    @usableFromInline let value: T
+    /// Kept for `@Factory`, which builds a new instance on every access.
     let factory: (@Sendable () -> T)?
-    /// Built-instance storage for lazy scopes, guarded by `InstanceBuilder`.
+
+    init(_ value: T, factory: (@Sendable () -> T)?) {
+        self.value = value
+        self.factory = factory
+        super.init(type: T.self, scope: .singleton, isFixed: true)
+    }
+}
+
+/// A registration whose instance is built on resolve, according to its scope.
+@usableFromInline
+final class LazyEntry<T>: AnyRegistryEntry, @unchecked Sendable {
+    let factory: @Sendable () -> T
+    /// Built-instance storage for `.singleton` and `.weak`.
     let slot: InstanceSlot<T>
 
-    init(type: T.Type, scope: ProvideScope, ready: T?, factory: (@Sendable () -> T)?) {
-        self.ready = ready
+    init(scope: ProvideScope, factory: @escaping @Sendable () -> T) {
         self.factory = factory
         self.slot = InstanceSlot(weak: scope == .weak)
-        super.init(type: type, scope: scope)
-    }
-
-    static func fixed(_ value: T, factory: (@Sendable () -> T)?) -> RegistryEntry<T> {
-        RegistryEntry(type: T.self, scope: .singleton, ready: value, factory: factory)
-    }
-
-    static func lazy(scope: ProvideScope, factory: @escaping @Sendable () -> T) -> RegistryEntry<T> {
-        RegistryEntry(type: T.self, scope: scope, ready: nil, factory: factory)
-    }
-
-    override func makeFresh() throws(DIError) -> Any {
-        try produceFresh()
+        super.init(type: T.self, scope: scope, isFixed: false)
     }
 
     /// Runs the factory under cycle detection; never holds a lock.
     func produceFresh() throws(DIError) -> T {
-        guard let factory else {
-            if let ready { return ready }
-            throw .registrationFailed(type: typeName(T.self), reason: "no factory")
-        }
-        return try InstanceBuilder.run(key: typeKey(T.self), type: T.self, factory)
+        try InstanceBuilder.run(key: typeKey(T.self), type: T.self, factory)
     }
 }

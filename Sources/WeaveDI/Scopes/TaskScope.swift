@@ -22,7 +22,7 @@ final class TaskScope: Sendable {
 
     var instanceCount: Int { slots.withLock { $0.count } }
 
-    static func instance<T>(for entry: RegistryEntry<T>) throws(DIError) -> T {
+    static func instance<T>(for entry: LazyEntry<T>) throws(DIError) -> T {
         guard let scope = current else {
             throw .noActiveScope(type: typeName(T.self))
         }

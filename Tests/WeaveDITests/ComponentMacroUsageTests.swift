@@ -1,0 +1,122 @@
+import WeaveDI
+import XCTest
+
+/// The guide's `@Component` sample, unchanged, inside a namespace so its type
+/// names cannot collide with other tests of this module.
+enum ComponentSeed {
+    protocol UserRepository: AnyObject, Sendable {
+        var label: String { get }
+    }
+
+    protocol UserService: AnyObject, Sendable {
+        var repository: UserRepository { get }
+    }
+
+    final class UserRepositoryImpl: UserRepository {
+        let label: String
+        init(label: String = "default") { self.label = label }
+    }
+
+    final class UserServiceImpl: UserService {
+        let repository: UserRepository
+        init(repository: UserRepository) { self.repository = repository }
+    }
+
+    @Component
+    struct UserComponent {
+      @Provide var repository: UserRepository = UserRepositoryImpl()
+      @Provide(scope: .singleton) var service: UserService = UserServiceImpl(repository: repository)
+    }
+
+    /// The same providers declared in the opposite order.
+    @Component
+    struct ReversedComponent {
+        @Provide(scope: .singleton) var service: UserService = UserServiceImpl(repository: repository)
+        @Provide var repository: UserRepository = UserRepositoryImpl(label: "reversed")
+    }
+}
+
+final class ComponentMacroUsageTests: XCTestCase {
+    private typealias Seed = ComponentSeed
+
+    func testSeedSampleServiceResolvesWithARegisteredRepository() throws {
+        let container = WeaveDI.Container()
+        Seed.UserComponent.registerAll(into: container)
+
+        let service = try XCTUnwrap(container.resolve(Seed.UserService.self))
+        XCTAssertTrue(service.repository is Seed.UserRepositoryImpl)
+        XCTAssertEqual(service.repository.label, "default")
+    }
+
+    /// The service's factory must read the repository from the container it was
+    /// registered into: replacing the repository there changes what it gets.
+    func testServiceFactoryReadsTheContainerItWasRegisteredInto() throws {
+        let container = WeaveDI.Container()
+        Seed.UserComponent.registerAll(into: container)
+        let replacement = Seed.UserRepositoryImpl(label: "replacement")
+        container.register(Seed.UserRepository.self, instance: replacement)
+
+        let service = try XCTUnwrap(container.resolve(Seed.UserService.self))
+        XCTAssertIdentical(service.repository, replacement)
+
+        let other = WeaveDI.Container()
+        Seed.UserComponent.registerAll(into: other)
+        let otherService = try XCTUnwrap(other.resolve(Seed.UserService.self))
+        XCTAssertNotIdentical(otherService.repository, replacement)
+        XCTAssertNotIdentical(otherService, service, "each container has its own singleton")
+    }
+
+    func testSingletonScopeGivesTheSameInstanceTwice() throws {
+        let container = WeaveDI.Container()
+        Seed.UserComponent.registerAll(into: container)
+
+        let first = try XCTUnwrap(container.resolve(Seed.UserService.self))
+        let second = try XCTUnwrap(container.resolve(Seed.UserService.self))
+        XCTAssertIdentical(first, second)
+    }
+
+    func testTransientScopeGivesANewInstanceEachTime() throws {
+        let container = WeaveDI.Container()
+        Seed.UserComponent.registerAll(into: container)
+
+        let first = try XCTUnwrap(container.resolve(Seed.UserRepository.self))
+        let second = try XCTUnwrap(container.resolve(Seed.UserRepository.self))
+        XCTAssertNotIdentical(first, second)
+    }
+
+    func testReversedDeclarationOrderStillWires() throws {
+        let container = WeaveDI.Container()
+        Seed.ReversedComponent.registerAll(into: container)
+
+        let service = try XCTUnwrap(container.resolve(Seed.UserService.self))
+        XCTAssertEqual(service.repository.label, "reversed")
+    }
+
+    /// `registerAll()` without a container registers into the live one.
+    func testRegisterAllWithoutArgumentUsesTheLiveContainer() throws {
+        let previous = WeaveDI.Container.live
+        defer { WeaveDI.Container.live = previous }
+        let live = WeaveDI.Container()
+        WeaveDI.Container.live = live
+
+        Seed.UserComponent.registerAll()
+
+        XCTAssertNotNil(live.resolve(Seed.UserService.self))
+        XCTAssertNotNil(live.resolve(Seed.UserRepository.self))
+    }
+
+    /// The generated static accessors read the live container, and build from
+    /// the initializer when nothing is registered there.
+    func testStaticAccessorsReadTheLiveContainer() {
+        let previous = WeaveDI.Container.live
+        defer { WeaveDI.Container.live = previous }
+        WeaveDI.Container.live = WeaveDI.Container()
+
+        XCTAssertEqual(Seed.UserComponent.repository.label, "default")
+
+        let registered = Seed.UserRepositoryImpl(label: "live")
+        WeaveDI.Container.live.register(Seed.UserRepository.self, instance: registered)
+        XCTAssertIdentical(Seed.UserComponent.repository, registered)
+        XCTAssertIdentical(Seed.UserComponent.service.repository, registered)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import WeaveDI
 import XCTest
 
@@ -11,9 +12,8 @@ final class CycleTests: DITestCase {
         forEachBackend { backend in
             UnifiedDI.register(CycleA.self, scope: .transient) { CycleA(b: UnifiedDI.resolve(CycleB.self)) }
             UnifiedDI.register(CycleB.self, scope: .transient) { CycleB(a: UnifiedDI.resolve(CycleA.self)) }
-            XCTAssertThrowsError(try UnifiedDI.resolveThrowing(CycleA.self)) { error in
-                XCTAssertEqual(error as? DIError, .circularDependency(chain: "CycleA -> CycleB -> CycleA"), backend)
-            }
+            let error = caughtError { () throws(DIError) in try UnifiedDI.resolveThrowing(CycleA.self) }
+            XCTAssertEqual(error, .circularDependency(chain: "CycleA -> CycleB -> CycleA"), backend)
             XCTAssertNil(UnifiedDI.resolve(CycleB.self), backend)
         }
     }
@@ -51,16 +51,21 @@ final class CycleTests: DITestCase {
         // Thread 1 builds A (needs B); thread 2 builds B (needs A). Both
         // factories wait until the other has started, so each holds the
         // slot the other needs.
-        let aStarted = DispatchSemaphore(value: 0)
-        let bStarted = DispatchSemaphore(value: 0)
+        // Flags, not semaphores: a factory that runs again after the cycle
+        // was reported must not block on a signal already consumed.
+        let aStarted = Counter()
+        let bStarted = Counter()
+        @Sendable func waitFor(_ flag: Counter) {
+            for _ in 0..<2_000 where flag.count == 0 { usleep(1_000) }
+        }
         UnifiedDI.register(CycleA.self, scope: .singleton) {
-            aStarted.signal()
-            bStarted.wait()
+            aStarted.increment()
+            waitFor(bStarted)
             return CycleA(b: UnifiedDI.resolve(CycleB.self))
         }
         UnifiedDI.register(CycleB.self, scope: .singleton) {
-            bStarted.signal()
-            aStarted.wait()
+            bStarted.increment()
+            waitFor(aStarted)
             return CycleB(a: UnifiedDI.resolve(CycleA.self))
         }
         let results = ResultsBox()

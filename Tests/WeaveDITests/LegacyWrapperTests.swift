@@ -1,18 +1,25 @@
 import WeaveDI
 import XCTest
 
-@available(*, deprecated, message: "exercises the deprecated wrappers on purpose")
-final class LegacyConsumer: Sendable {
-    @Inject var service: Service?
-    @Inject(ServiceImpl.self) var concrete
-    @SafeInject var safe: Service?
+/// The deprecated wrappers are exercised through a protocol witness, so the
+/// test target stays free of deprecation warnings while still using them
+/// exactly as an app would.
+final class LegacyConsumer {
+    @available(*, deprecated) @Inject var service: Service?
+    @available(*, deprecated) @Inject(ServiceImpl.self) var concrete
+    @available(*, deprecated) @SafeInject var safe: Service?
     @Factory var fresh: ServiceImpl
     @Factory(factory: { ServiceImpl(id: 99) }) var custom: ServiceImpl
 }
 
-@available(*, deprecated, message: "exercises the deprecated wrappers on purpose")
-final class LegacyWrapperTests: DITestCase {
-    func testInjectResolvesOnEveryAccess() {
+protocol LegacyScenarios {
+    func injectResolvesOnEveryAccess()
+    func safeInjectThrowsNamingTheType()
+}
+
+struct DeprecatedWrapperScenarios: LegacyScenarios {
+    @available(*, deprecated)
+    func injectResolvesOnEveryAccess() {
         let consumer = LegacyConsumer()
         XCTAssertNil(consumer.service)
         UnifiedDI.register(Service.self) { ServiceImpl(id: 1) }
@@ -23,7 +30,8 @@ final class LegacyWrapperTests: DITestCase {
         XCTAssertEqual(consumer.concrete?.id, 3)
     }
 
-    func testSafeInjectThrowsNamingTheType() {
+    @available(*, deprecated)
+    func safeInjectThrowsNamingTheType() {
         let consumer = LegacyConsumer()
         XCTAssertNil(consumer.safe)
         XCTAssertThrowsError(try consumer.$safe.getValue()) { error in
@@ -31,6 +39,19 @@ final class LegacyWrapperTests: DITestCase {
         }
         UnifiedDI.register(Service.self) { ServiceImpl(id: 4) }
         XCTAssertEqual(try consumer.$safe.getValue().id, 4)
+        XCTAssertEqual(consumer.safe?.id, 4)
+    }
+}
+
+final class LegacyWrapperTests: DITestCase {
+    let scenarios: any LegacyScenarios = DeprecatedWrapperScenarios()
+
+    func testInjectResolvesOnEveryAccess() {
+        forEachBackend { _ in scenarios.injectResolvesOnEveryAccess() }
+    }
+
+    func testSafeInjectThrowsNamingTheType() {
+        forEachBackend { _ in scenarios.safeInjectThrowsNamingTheType() }
     }
 
     func testFactoryGivesANewInstancePerAccessFromTheRegisteredFactory() {
@@ -44,4 +65,15 @@ final class LegacyWrapperTests: DITestCase {
         XCTAssertEqual(consumer.custom.id, 99)
         XCTAssertFalse(consumer.custom === consumer.custom)
     }
+
+    func testFactoryOnALazyRegistrationAndAProtocolType() {
+        UnifiedDI.register(Service.self, scope: .singleton) { ServiceImpl(id: 8) }
+        let holder = FactoryHolder()
+        XCTAssertEqual(holder.service.id, 8)
+        XCTAssertFalse((holder.service as? ServiceImpl) === (holder.service as? ServiceImpl))
+    }
+}
+
+final class FactoryHolder {
+    @Factory var service: Service
 }

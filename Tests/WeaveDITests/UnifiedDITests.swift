@@ -25,10 +25,9 @@ final class UnifiedDITests: DITestCase {
 
     func testResolveThrowingNamesTheMissingType() {
         forEachBackend { backend in
-            XCTAssertThrowsError(try UnifiedDI.resolveThrowing(Service.self)) { error in
-                XCTAssertEqual(error as? DIError, .dependencyNotFound(type: "Service"), backend)
-                XCTAssertTrue("\(error)".contains("UnifiedDI.register(Service.self)"), backend)
-            }
+            let error = caughtError { () throws(DIError) in try UnifiedDI.resolveThrowing(Service.self) }
+            XCTAssertEqual(error, .dependencyNotFound(type: "Service"), backend)
+            XCTAssertTrue("\(error.map { "\($0)" } ?? "")".contains("UnifiedDI.register(Service.self)"), backend)
         }
     }
 

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The whole test suite: unit, seed-sample and stress tests, the C warning
+# check, and the sanitizer stress runs (ASan and TSan).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/ensure-deps.sh
+step() { printf '\n== %s (%s)\n' "$1" "$(date +%H:%M:%S)" >&2; }
+
+step "C warnings"
+scripts/check-c-warnings.sh
+
+step "swift test"
+swift test 2>&1 | { grep -v "prohibited flag(s): -D__x86_64__" || true; }
+
+if [ "${WEAVEDI_SKIP_SANITIZERS:-0}" != "1" ]; then
+    step "sanitizers"
+    scripts/sanitize.sh
+fi

@@ -9,8 +9,17 @@ let package = Package(
         .library(name: "WeaveDI", targets: ["WeaveDI"]),
         .executable(name: "weavedi-demo", targets: ["WeaveDIDemo"]),
     ],
+    traits: [
+        // The bridge to pointfreeco/swift-dependencies. On by default so the
+        // guides' `extension DependencyValues { ... self[SomeInjectedKey.self] }`
+        // compiles with `import WeaveDI`; a package that does not want it
+        // depends on WeaveDI with `traits: []` and never builds it.
+        .trait(name: "SwiftDependencies"),
+        .default(enabledTraits: ["SwiftDependencies"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
+        .package(url: "https://github.com/pointfreeco/swift-dependencies.git", from: "1.17.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
@@ -39,6 +48,11 @@ let package = Package(
                 "CWeaveRegistry",
                 "WeaveDIMacros",
                 .product(name: "Logging", package: "swift-log"),
+                .product(
+                    name: "Dependencies",
+                    package: "swift-dependencies",
+                    condition: .when(traits: ["SwiftDependencies"])
+                ),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -49,7 +63,10 @@ let package = Package(
         ),
         .testTarget(
             name: "WeaveDITests",
-            dependencies: ["WeaveDI"],
+            dependencies: [
+                "WeaveDI",
+                .product(name: "Dependencies", package: "swift-dependencies"),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

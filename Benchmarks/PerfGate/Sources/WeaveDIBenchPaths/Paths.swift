@@ -1,0 +1,167 @@
+import WeaveDI
+
+/// One measured operation. `run(n)` performs it `n` times (the loop lives
+/// inside so that a scope such as `withInjectedValues` can wrap it);
+/// `prepare(n)` and `cleanup()` run untimed around each round.
+public struct BenchPath: Sendable {
+    public let id: String
+    public let label: String
+    public let group: String
+    /// Whether running `run` on several threads at once is meaningful and safe.
+    public let multiThread: Bool
+    /// Relative cost: rounds use `iterations / costScale` operations.
+    public let costScale: Int
+    public let optimization: Bool?
+    public let prepare: @Sendable (Int) -> Void
+    public let run: @Sendable (Int) -> Void
+    public let cleanup: @Sendable (Int) -> Void
+
+    public init(
+        id: String, label: String, group: String, multiThread: Bool = true, costScale: Int = 1,
+        optimization: Bool? = nil,
+        prepare: @escaping @Sendable (Int) -> Void = { _ in },
+        run: @escaping @Sendable (Int) -> Void,
+        cleanup: @escaping @Sendable (Int) -> Void = { _ in }
+    ) {
+        self.id = id
+        self.label = label
+        self.group = group
+        self.multiThread = multiThread
+        self.costScale = costScale
+        self.optimization = optimization
+        self.prepare = prepare
+        self.run = run
+        self.cleanup = cleanup
+    }
+
+    /// Sets the backend this path asks for (nil: leaves it on, the default).
+    public func applyMode() {
+        if optimization == false {
+            UnifiedRegistry.shared.disableOptimization()
+        } else {
+            UnifiedRegistry.shared.enableOptimization()
+        }
+    }
+}
+
+/// Resets the live container and registers the service shapes plus
+/// `tableSize - 1` generated types, so `tableSize` counts all registrations
+/// the hot lookups see.
+public func prepareContainer(tableSize: Int) {
+    UnifiedRegistry.shared.enableOptimization()
+    UnifiedDI.releaseAll()
+    UnifiedDI.register(BenchService.self) { BenchServiceImpl() }
+    UnifiedDI.register(BenchServiceImpl.self) { BenchServiceImpl() }
+    let extra = max(0, tableSize - 2)
+    let keys = makeNestKeys(count: extra)
+    for (index, key) in keys.enumerated() {
+        key.register(id: index)
+    }
+}
+
+/// Fresh types for the registration and first-resolve paths (a second
+/// chain of Nest types, never part of the table).
+private let freshKeyCount = 20_000
+
+/// The WeaveDI paths for a container prepared with `prepareContainer(tableSize:)`.
+public func weaveDIPaths(tableSize: Int) -> [BenchPath] {
+    let consumers = Consumers()
+    let live = WeaveDI.Container.live
+    let tableKeys = makeNestKeys(count: max(0, tableSize - 2))
+    var paths: [BenchPath] = []
+
+    for optimized in [true, false] {
+        let suffix = optimized ? "" : ".swift"
+        let backend = optimized ? "C path" : "Swift baseline"
+        paths.append(BenchPath(
+            id: "unifieddi.resolve\(suffix)", label: "UnifiedDI.resolve (\(backend))", group: "resolve",
+            optimization: optimized,
+            run: { n in for _ in 0..<n { consume(UnifiedDI.resolve(BenchService.self)) } }))
+        paths.append(BenchPath(
+            id: "container.resolve\(suffix)", label: "Container.live.resolve (\(backend))", group: "resolve",
+            optimization: optimized,
+            run: { n in for _ in 0..<n { consume(live.resolve(BenchService.self)) } }))
+        paths.append(BenchPath(
+            id: "inject\(suffix)", label: "@Inject var s: S? (\(backend))", group: "wrappers",
+            optimization: optimized,
+            run: { n in for _ in 0..<n { consume(deprecatedReads.inject(consumers)) } }))
+        if !tableKeys.isEmpty {
+            let count = tableKeys.count
+            paths.append(BenchPath(
+                id: "unifieddi.resolve.rotating\(suffix)",
+                label: "UnifiedDI.resolve, all \(count) Nest types in turn (\(backend))", group: "resolve",
+                optimization: optimized,
+                run: { n in
+                    var index = 0
+                    for _ in 0..<n {
+                        consume(tableKeys[index].resolve())
+                        index += 1
+                        if index == count { index = 0 }
+                    }
+                }))
+        }
+    }
+    paths.append(BenchPath(
+        id: "safeinject", label: "@SafeInject var s: S?", group: "wrappers",
+        run: { n in for _ in 0..<n { consume(deprecatedReads.safeInject(consumers)) } }))
+    paths.append(BenchPath(
+        id: "injected.keypath", label: "@Injected(\\.key)", group: "wrappers",
+        run: { n in for _ in 0..<n { consume(consumers.byKeyPath) } }))
+    paths.append(BenchPath(
+        id: "injected.keytype", label: "@Injected(Key.self)", group: "wrappers",
+        run: { n in for _ in 0..<n { consume(consumers.byKeyType) } }))
+    paths.append(BenchPath(
+        id: "injected.type", label: "@Injected var s: S", group: "wrappers",
+        run: { n in for _ in 0..<n { consume(consumers.byType) } }))
+    paths.append(BenchPath(
+        id: "injected.optional", label: "@Injected var s: S?", group: "wrappers",
+        run: { n in for _ in 0..<n { consume(consumers.byOptionalType) } }))
+    paths.append(BenchPath(
+        id: "factory", label: "@Factory (new instance per read)", group: "wrappers",
+        run: { n in for _ in 0..<n { consume(consumers.factory) } }))
+    paths.append(BenchPath(
+        id: "withinjectedvalues.read", label: "@Injected(\\.key) read inside withInjectedValues", group: "overrides",
+        run: { n in
+            withInjectedValues { $0.benchService = Floor.service } operation: {
+                for _ in 0..<n { consume(consumers.byKeyPath) }
+            }
+        }))
+    paths.append(BenchPath(
+        id: "withinjectedvalues.scope", label: "withInjectedValues { override } + 1 read", group: "overrides",
+        costScale: 10,
+        run: { n in
+            for _ in 0..<n {
+                withInjectedValues { $0.benchService = Floor.service } operation: { consume(consumers.byKeyPath) }
+            }
+        }))
+    let fresh = makeNestKeys(count: freshKeyCount, chain: 1)
+    paths.append(BenchPath(
+        id: "register.replace", label: "UnifiedDI.register (eager, replaces)", group: "registration",
+        multiThread: false, costScale: 100,
+        run: { n in for _ in 0..<n { UnifiedDI.register(LazyServiceImpl.self) { LazyServiceImpl() } } },
+        cleanup: { _ in UnifiedDI.release(LazyServiceImpl.self) }))
+    paths.append(BenchPath(
+        id: "register.lazy.new", label: "UnifiedDI.register(scope: .singleton), new type", group: "registration",
+        multiThread: false, costScale: 100,
+        run: { n in for index in 0..<min(n, fresh.count) { fresh[index].registerLazy() } },
+        cleanup: { n in for index in 0..<min(n, fresh.count) { fresh[index].release() } }))
+    paths.append(BenchPath(
+        id: "resolve.lazy.first", label: "first resolve of a lazy singleton", group: "registration",
+        multiThread: false, costScale: 100,
+        prepare: { n in for index in 0..<min(n, fresh.count) { fresh[index].registerLazy() } },
+        run: { n in for index in 0..<min(n, fresh.count) { consume(fresh[index].resolve()) } },
+        cleanup: { n in for index in 0..<min(n, fresh.count) { fresh[index].release() } }))
+    return paths
+}
+
+/// The floor path: a `static let` read with retain/release.
+public let floorPath = BenchPath(
+    id: "floor", label: "floor: static let + retain/release", group: "floor",
+    run: { n in for _ in 0..<n { consume(Floor.service) } })
+
+/// Operations per round: `base / costScale`, never above the fresh-key pool
+/// for paths that consume a new type per operation.
+public func operations(for path: BenchPath, base: Int) -> Int {
+    let n = max(1, base / path.costScale)
+    return path.costScale >= 100 ? min(n, freshKeyCount) : n
+}

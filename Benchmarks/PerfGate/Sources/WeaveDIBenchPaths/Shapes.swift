@@ -1,0 +1,76 @@
+import WeaveDI
+
+/// The service shape every path (ours and the peers') resolves: a protocol
+/// existential backed by a final class, so each read is a lookup plus a
+/// retain/release of a shared instance.
+public protocol BenchService: Sendable {
+    func work() -> Int
+}
+
+public final class BenchServiceImpl: BenchService {
+    public let value: Int
+    public init(value: Int = 42) { self.value = value }
+    public func work() -> Int { value }
+}
+
+/// A second, unregistered-at-start type used by the lazy-singleton and
+/// registration paths.
+public final class LazyServiceImpl: BenchService {
+    public init() {}
+    public func work() -> Int { 7 }
+}
+
+public struct BenchServiceKey: InjectedKey {
+    public static let liveValue: BenchService = BenchServiceImpl(value: 1)
+}
+
+extension InjectedValues {
+    public var benchService: BenchService {
+        get { self[BenchServiceKey.self] }
+        set { self[BenchServiceKey.self] = newValue }
+    }
+}
+
+/// The floor: a `static let` read of the same existential (a load plus a
+/// retain/release). Every figure is also shown as a multiple of it.
+public enum Floor {
+    public static let service: BenchService = BenchServiceImpl(value: 0)
+}
+
+/// Keeps the optimizer from deleting a read whose result is unused.
+@inline(never)
+public func consume<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+/// One property of each injection form, as an app type would hold them.
+/// The wrappers are never reassigned, which makes sharing it safe.
+public final class Consumers: @unchecked Sendable {
+    @available(*, deprecated, message: "measured on purpose")
+    @Inject public var inject: BenchService?
+    @available(*, deprecated, message: "measured on purpose")
+    @SafeInject public var safeInject: BenchService?
+    @Injected(\.benchService) public var byKeyPath
+    @Injected(BenchServiceKey.self) public var byKeyType
+    @Injected public var byType: BenchService
+    @Injected public var byOptionalType: BenchService?
+    @Factory public var factory: BenchServiceImpl
+
+    public init() {}
+}
+
+/// Calls the deprecated wrappers through a protocol witness, so measuring
+/// them on purpose does not warn.
+public protocol DeprecatedReads: Sendable {
+    func inject(_ consumers: Consumers) -> BenchService?
+    func safeInject(_ consumers: Consumers) -> BenchService?
+}
+
+struct DeprecatedReadsImpl: DeprecatedReads {
+    @available(*, deprecated)
+    func inject(_ consumers: Consumers) -> BenchService? { consumers.inject }
+    @available(*, deprecated)
+    func safeInject(_ consumers: Consumers) -> BenchService? { consumers.safeInject }
+}
+
+public let deprecatedReads: any DeprecatedReads = DeprecatedReadsImpl()

@@ -24,6 +24,7 @@ final class TaskScope: Sendable {
 
     static func instance<T>(for entry: LazyEntry<T>) throws(DIError) -> T {
         guard let scope = current else {
+            DILog.scopeLeak(T.self)
             throw .noActiveScope(type: typeName(T.self))
         }
         return try scope.slot(for: T.self).getOrBuild { () throws(DIError) in try entry.produceFresh() }

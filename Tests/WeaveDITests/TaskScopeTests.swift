@@ -1,0 +1,79 @@
+import Synchronization
+import WeaveDI
+import XCTest
+
+final class RequestContext: Sendable {
+    static let alive = Atomic<Int>(0)
+    let serial: Int
+    init(serial: Int) {
+        self.serial = serial
+        Self.alive.add(1, ordering: .sequentiallyConsistent)
+    }
+    deinit { Self.alive.subtract(1, ordering: .sequentiallyConsistent) }
+}
+
+final class TaskScopeTests: DITestCase {
+    func testOneInstancePerScopeSharedByChildTasks() async {
+        let counter = Counter()
+        UnifiedDI.register(RequestContext.self, scope: .task) { RequestContext(serial: counter.increment()) }
+        await withTaskScope {
+            let first = UnifiedDI.resolve(RequestContext.self)
+            let second = UnifiedDI.resolve(RequestContext.self)
+            XCTAssertNotNil(first)
+            XCTAssertTrue(first === second)
+            async let fromChild = UnifiedDI.resolve(RequestContext.self)
+            let childValue = await fromChild
+            XCTAssertTrue(childValue === first, "child task got its own instance")
+        }
+        XCTAssertEqual(counter.count, 1)
+    }
+
+    func testInstanceIsReleasedWhenTheScopeEnds() async {
+        let before = RequestContext.alive.load(ordering: .sequentiallyConsistent)
+        UnifiedDI.register(RequestContext.self, scope: .task) { RequestContext(serial: 0) }
+        await withTaskScope {
+            await Task.yield()
+            _ = UnifiedDI.resolve(RequestContext.self)
+            XCTAssertEqual(RequestContext.alive.load(ordering: .sequentiallyConsistent), before + 1)
+        }
+        XCTAssertEqual(RequestContext.alive.load(ordering: .sequentiallyConsistent), before)
+    }
+
+    func testOutsideAnyScopeIsAClearError() {
+        UnifiedDI.register(RequestContext.self, scope: .task) { RequestContext(serial: 0) }
+        XCTAssertNil(UnifiedDI.resolve(RequestContext.self))
+        let error = caughtError { () throws(DIError) in try UnifiedDI.resolveThrowing(RequestContext.self) }
+        XCTAssertEqual(error, .noActiveScope(type: "RequestContext"))
+    }
+
+    func testHundredsOfConcurrentScopesNeverShare() async {
+        let counter = Counter()
+        UnifiedDI.register(RequestContext.self, scope: .task) { RequestContext(serial: counter.increment()) }
+        let serials = await withTaskGroup(of: Int?.self) { group in
+            for _ in 0..<400 {
+                group.addTask {
+                    await withTaskScope { () async -> Int? in
+                        guard let mine = UnifiedDI.resolve(RequestContext.self) else { return nil }
+                        for _ in 0..<10 {
+                            await Task.yield()
+                            guard UnifiedDI.resolve(RequestContext.self) === mine else { return nil }
+                        }
+                        return mine.serial
+                    }
+                }
+            }
+            var serials: [Int?] = []
+            for await serial in group { serials.append(serial) }
+            return serials
+        }
+        XCTAssertFalse(serials.contains(nil), "a scope saw another scope's instance or none")
+        XCTAssertEqual(Set(serials.compactMap { $0 }).count, 400, "two scopes shared an instance")
+        XCTAssertEqual(counter.count, 400)
+    }
+
+    func testSynchronousScope() {
+        UnifiedDI.register(RequestContext.self, scope: .task) { RequestContext(serial: 5) }
+        let serial = withTaskScope { UnifiedDI.resolve(RequestContext.self)?.serial }
+        XCTAssertEqual(serial, 5)
+    }
+}

@@ -71,6 +71,11 @@ die() {
     printf '\nsanitize.sh: FAILED after %s: %s\n' "$(elapsed)" "$*" >&2
     exit 1
 }
+FAILED=()
+fail() { # a failed run: report it, carry on with the other runs, exit 1 at the end
+    printf '    FAILED: %s\n' "$*" >&2
+    FAILED+=("$*")
+}
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then
@@ -274,15 +279,17 @@ build_c() { # build_c output registry.c compiler extra-flags...
     note "built $output in $((SECONDS - started)) s"
 }
 
-run_c() { # run_c name log binary : runs it, requires exit 0 and the summary line
+run_c() { # run_c name log binary : runs it, requires exit 0, no report, the summary line
     local name="$1" log="$2" binary="$3" status=0 started=$SECONDS
     note "running $binary (log: $log)"
     "$binary" 2>&1 | tee "$log" | sed 's/^/    | /' || status=$?
     note "$name finished in $((SECONDS - started)) s with exit status $status"
-    [ "$status" -eq 0 ] || die "$name: exit status $status (see $log)"
-    grep -Eq '^[0-9]+ passed, 0 failed$' "$log" || die "$name: no 'N passed, 0 failed' line"
     if grep -Eq 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:|WARNING: ThreadSanitizer' "$log"; then
-        die "$name: sanitizer report in $log"
+        fail "$name: sanitizer report (see $log)"
+    elif [ "$status" -ne 0 ]; then
+        fail "$name: exit status $status (see $log)"
+    elif ! grep -Eq '^[0-9]+ passed, 0 failed$' "$log"; then
+        fail "$name: no 'N passed, 0 failed' line (see $log)"
     fi
 }
 
@@ -318,7 +325,7 @@ c_stress() {
         if [ "$status" -ne 0 ] && grep -q 'ERROR: AddressSanitizer: heap-use-after-free' "$OUT/mutant.log"; then
             note "mutation check: ASan reported heap-use-after-free (exit status $status) - good"
         else
-            die "mutation check: the mutant was not caught (exit status $status)"
+            fail "ASan mutation check: the mutant was not caught (exit status $status)"
         fi
     fi
 
@@ -353,7 +360,7 @@ c_stress() {
         if [ "$status" -ne 0 ] && grep -q 'WARNING: ThreadSanitizer: data race' "$OUT/mutant-tsan.log"; then
             note "mutation check: TSan reported a data race (exit status $status) - good"
         else
-            die "mutation check: the TSan mutant was not caught (exit status $status)"
+            fail "TSan mutation check: the mutant was not caught (exit status $status)"
         fi
     fi
 }
@@ -393,7 +400,7 @@ swift_stress() {
         env ASAN_OPTIONS="${WEAVEDI_SWIFT_ASAN_OPTIONS:-detect_leaks=0}" \
         swift test --sanitize=address --scratch-path .build-asan --filter Stress
     swift_run "Swift TSan stress" "$ROOT/.build-tsan/sanitize-swift.log" \
-        env TSAN_OPTIONS="suppressions=$SUPP" \
+        env TSAN_OPTIONS="suppressions=$SUPP print_suppressions=1" \
         swift test --sanitize=thread --scratch-path .build-tsan --filter Stress
 }
 
@@ -404,10 +411,14 @@ swift_run() { # swift_run name log command...
     step "$name: $*"
     "$@" 2>&1 | tee "$log" | sed 's/^/    | /' || status=$?
     note "$name finished in $((SECONDS - started)) s with exit status $status"
-    if grep -Eq 'ERROR: AddressSanitizer|WARNING: ThreadSanitizer|runtime error:' "$log"; then
-        die "$name: sanitizer report (see $log)"
+    if grep -Eq 'ERROR: (AddressSanitizer|LeakSanitizer)|WARNING: ThreadSanitizer|runtime error:' "$log"; then
+        fail "$name: sanitizer report, $(grep -Ec 'ERROR: (AddressSanitizer|LeakSanitizer)|WARNING: ThreadSanitizer|runtime error:' "$log") of them (see $log)"
+        return 0
     fi
-    [ "$status" -eq 0 ] || die "$name: exit status $status (see $log)"
+    if [ "$status" -ne 0 ]; then
+        fail "$name: exit status $status (see $log)"
+        return 0
+    fi
     if grep -Eiq 'No matching test cases were run|with 0 tests|Executed 0 tests' "$log" &&
         ! grep -Eq 'Executed [1-9][0-9]* tests?|with [1-9][0-9]* tests?' "$log"; then
         note "$name: --filter Stress matched no tests (not a failure)"
@@ -419,4 +430,9 @@ swift_run() { # swift_run name log command...
 echo "sanitize.sh: repository $ROOT"
 if [ "$RUN_C" -eq 1 ]; then c_stress; fi
 if [ "$RUN_SWIFT" -eq 1 ]; then swift_stress; fi
+if [ ${#FAILED[@]} -ne 0 ]; then
+    step "FAILED (total $(elapsed)):"
+    printf '    - %s\n' "${FAILED[@]}"
+    exit 1
+fi
 step "all sanitizer runs passed (total $(elapsed))"

@@ -8,13 +8,22 @@ import Darwin
 
 /// Nanoseconds per call of `body`, the best of several rounds, with each of
 /// `threads` threads running the same loop at once.
-func nanosecondsPerCall(threads: Int, iterations: Int = demoIterations, rounds: Int = 5, _ body: @escaping @Sendable () -> Void) -> Double {
+/// `around` wraps each thread's whole loop, e.g. in an override scope.
+func nanosecondsPerCall(
+    threads: Int,
+    iterations: Int = demoIterations,
+    rounds: Int = 5,
+    around: @escaping @Sendable (() -> Void) -> Void = { $0() },
+    _ body: @escaping @Sendable () -> Void
+) -> Double {
     var best = Double.infinity
     for _ in 0..<rounds {
         let start = monotonicNanoseconds()
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
-            for _ in 0..<iterations {
-                body()
+            around {
+                for _ in 0..<iterations {
+                    body()
+                }
             }
         }
         let elapsed = Double(monotonicNanoseconds() - start)

@@ -30,11 +30,15 @@ struct FixedGreeter: Greeter {
 
 print("")
 print("ns per read, best of 5 rounds of 2M reads per thread (lower is better)")
-print("path                              1 thread   2 threads")
-func row(_ label: String, _ body: @escaping @Sendable () -> Void) {
-    let one = nanosecondsPerCall(threads: 1, body)
-    let two = nanosecondsPerCall(threads: 2, body)
-    let padded = label + String(repeating: " ", count: max(0, 34 - label.count))
+print("path" + String(repeating: " ", count: 42) + "1 thread   2 threads")
+func row(
+    _ label: String,
+    around: @escaping @Sendable (() -> Void) -> Void = { $0() },
+    _ body: @escaping @Sendable () -> Void
+) {
+    let one = nanosecondsPerCall(threads: 1, around: around, body)
+    let two = nanosecondsPerCall(threads: 2, around: around, body)
+    let padded = label + String(repeating: " ", count: max(0, 46 - label.count))
     print(padded + format(one).leftPad(8) + format(two).leftPad(12))
 }
 
@@ -68,8 +72,10 @@ struct MeasureInjectionForms: InjectionFormsMeasurement {
     row("@Injected(GreeterKey.self)") { consume(consumers.byKeyType) }
     row("@Injected var g: Greeter") { consume(consumers.byType) }
     row("@Injected var g: Greeter?") { consume(consumers.byOptionalType) }
-    row("@Injected inside withInjectedValues") {
-        withInjectedValues { $0.greeter = FixedGreeter() } operation: { consume(consumers.byKeyPath) }
+    row("@Injected(\\.greeter) inside withInjectedValues", around: { loop in
+        withInjectedValues { $0.greeter = FixedGreeter() } operation: { loop() }
+    }) {
+        consume(consumers.byKeyPath)
     }
     print("")
     print("@Inject / @Injected(\\.key), 1 thread: \(format(inject / injected))x "

@@ -1,0 +1,49 @@
+// swift-tools-version: 6.1
+// A Hummingbird JSON API whose handlers get their services through WeaveDI,
+// and the same API hand-wired, for comparing the two under load
+// (scripts/loadtest.sh). Not a dependency of the WeaveDI package.
+import PackageDescription
+
+let package = Package(
+    name: "HummingbirdServer",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "hummingbird-server", targets: ["HummingbirdServer"]),
+    ],
+    dependencies: [
+        // No swift-dependencies bridge: this example does not use it.
+        .package(name: "WeaveDI", path: "../..", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        // The API: services, both wirings, routes. Shared by the executable and the tests.
+        .target(
+            name: "TodoAPI",
+            dependencies: [
+                .product(name: "WeaveDI", package: "WeaveDI"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "HummingbirdServer",
+            dependencies: [
+                "TodoAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "TodoAPITests",
+            dependencies: [
+                "TodoAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ]
+)

@@ -1,0 +1,104 @@
+import Hummingbird
+import WeaveDI
+
+/// `InjectedKey` for the repository, so handlers can write
+/// `@Injected(\.todoStore)`. The container's registration wins over
+/// `liveValue` (see InjectedValues' read precedence).
+public enum TodoStoreKey: InjectedKey {
+    public static var liveValue: TodoStore { TodoStore.seeded() }
+}
+
+extension InjectedValues {
+    public var todoStore: TodoStore {
+        get { self[TodoStoreKey.self] }
+        set { self[TodoStoreKey.self] = newValue }
+    }
+}
+
+/// The services come from WeaveDI: the store is a singleton, the unit of work
+/// is `.task`-scoped (one per `withTaskScope`, opened per request by
+/// `TaskScopeMiddleware`), the presenter transient.
+public enum DIWiring {
+    /// Registers the three services in the live container. Registering again
+    /// replaces the previous entries (the tests use that to start afresh).
+    public static func registerServices(store: @escaping @Sendable () -> TodoStore = TodoStore.seeded) {
+        UnifiedDI.register(TodoStore.self, scope: .singleton, factory: store)
+        UnifiedDI.register(UnitOfWork.self, scope: .task) { UnitOfWork() }
+        UnifiedDI.register(TodoPresenter.self, scope: .transient) {
+            // A second injection point for the unit of work: inside the
+            // request's task scope, so it is the handler's instance.
+            TodoPresenter(unitOfWork: UnifiedDI.requireResolve(UnitOfWork.self))
+        }
+    }
+
+    static func addRoutes(to router: Router<TodoRequestContext>) {
+        router.add(middleware: TaskScopeMiddleware())
+        router.get("/health") { _, _ in HealthResponse(status: "ok") }
+        router.get("/todos") { _, _ in
+            let services = RequestServices()
+            return TodoHandlers.list(
+                store: services.store,
+                unitOfWork: services.unitOfWork,
+                presenter: try services.presenter()
+            )
+        }
+        router.get("/todos/:id") { _, context in
+            let id = try context.parameters.require("id", as: Int.self)
+            let services = RequestServices()
+            return try TodoHandlers.get(
+                id: id,
+                store: services.store,
+                unitOfWork: services.unitOfWork,
+                presenter: try services.presenter()
+            )
+        }
+        router.post("/todos") { request, context in
+            let body = try await request.decode(as: CreateTodoRequest.self, context: context)
+            let services = RequestServices()
+            return try TodoHandlers.create(
+                body,
+                store: services.store,
+                unitOfWork: services.unitOfWork,
+                presenter: try services.presenter()
+            )
+        }
+        router.get("/stats") { _, _ in
+            TodoHandlers.stats(store: RequestServices().store)
+        }
+    }
+}
+
+/// What a handler injects, made once per request. `@Injected` keeps its last
+/// read in the wrapper, so a wrapper that outlives a request would hand the
+/// next request the previous request's unit of work (see the README); one
+/// made per request reads the current scope's.
+struct RequestServices {
+    @Injected(\.todoStore) var store: TodoStore
+    @Injected var unitOfWork: UnitOfWork
+
+    /// Transient: resolved on each call, through the throwing API so a
+    /// missing registration is a 500 and not a crash.
+    func presenter() throws -> TodoPresenter {
+        do {
+            return try UnifiedDI.resolveThrowing(TodoPresenter.self)
+        } catch {
+            throw HTTPError(.internalServerError, message: "\(error)")
+        }
+    }
+}
+
+/// Runs every request inside `withTaskScope`, so each gets its own
+/// `.task`-scoped instances, released when the response is produced.
+public struct TaskScopeMiddleware<Context: RequestContext>: RouterMiddleware {
+    public init() {}
+
+    public func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        try await withTaskScope {
+            try await next(request, context)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Hummingbird
+
+/// The same services wired by hand: the store made once and captured by the
+/// routes, the unit of work and the presenter made per request and passed on.
+enum ManualWiring {
+    static func addRoutes(to router: Router<TodoRequestContext>, store: TodoStore) {
+        router.get("/health") { _, _ in HealthResponse(status: "ok") }
+        router.get("/todos") { _, _ in
+            let unitOfWork = UnitOfWork()
+            return TodoHandlers.list(
+                store: store,
+                unitOfWork: unitOfWork,
+                presenter: TodoPresenter(unitOfWork: unitOfWork)
+            )
+        }
+        router.get("/todos/:id") { _, context in
+            let id = try context.parameters.require("id", as: Int.self)
+            let unitOfWork = UnitOfWork()
+            return try TodoHandlers.get(
+                id: id,
+                store: store,
+                unitOfWork: unitOfWork,
+                presenter: TodoPresenter(unitOfWork: unitOfWork)
+            )
+        }
+        router.post("/todos") { request, context in
+            let body = try await request.decode(as: CreateTodoRequest.self, context: context)
+            let unitOfWork = UnitOfWork()
+            return try TodoHandlers.create(
+                body,
+                store: store,
+                unitOfWork: unitOfWork,
+                presenter: TodoPresenter(unitOfWork: unitOfWork)
+            )
+        }
+        router.get("/stats") { _, _ in
+            TodoHandlers.stats(store: store)
+        }
+    }
+}

@@ -1,0 +1,232 @@
+#!/usr/bin/env bash
+# Load test of Examples/HummingbirdServer: the same JSON API with its services
+# wired through WeaveDI (--wiring di) and by hand (--wiring manual), driven by
+# wrk on loopback, and the DI cost per request.
+#
+#   scripts/loadtest.sh                     # 3 rounds x 2 wirings x 15 s
+#   DURATION=30s ROUNDS=5 scripts/loadtest.sh
+#
+# Settings (environment): DURATION (15s), WARMUP (3s), THREADS (2),
+# CONNECTIONS (32), ROUNDS (3), PORT (18080), ENDPOINT (/todos/1),
+# PIN (1: server on CPU 0, wrk on CPU 1, when there are 2+ CPUs),
+# SKIP_BUILD (0), BUILD_TIMEOUT (3600 s), SCRATCH (the package's .build).
+#
+# Method. Each round runs both wirings back to back, alternating which goes
+# first, against a freshly started server: WARMUP of load (discarded), then
+# DURATION measured with `wrk --latency`. Per run it records requests/s, mean,
+# p50 and p99 latency from wrk, and the server's CPU time (utime+stime of the
+# whole process, all threads, from /proc/PID/stat, 10 ms ticks) over the
+# measured part, divided by the requests wrk completed: CPU us per request.
+# The DI cost per request is reported two ways, each as the median over rounds
+# of (di - manual) within a round:
+#   - server CPU us per request: what the DI wiring costs the server for one
+#     request (withTaskScope, the @Injected/UnifiedDI lookups, the factories).
+#     Least disturbed by other load on the machine, since it counts only time
+#     the server actually ran, but it still moves with cache and frequency
+#     effects and whatever else shares the cores;
+#   - mean latency (us): what a client waits longer. With wrk's closed loop
+#     (CONNECTIONS requests always in flight) it is about CONNECTIONS / rps,
+#     so it also carries wrk's own cost and every scheduling delay, and is the
+#     noisier of the two on a shared machine.
+# The min..max of the per-round differences is printed next to each median:
+# when that range straddles zero, the difference is within the noise.
+# Everything stays on 127.0.0.1; every run is bounded by `timeout`; the server
+# is stopped on exit, whatever the exit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+PKG="$ROOT/Examples/HummingbirdServer"
+RESULTS="$PKG/results"
+
+DURATION=${DURATION:-15s}
+WARMUP=${WARMUP:-3s}
+THREADS=${THREADS:-2}
+CONNECTIONS=${CONNECTIONS:-32}
+ROUNDS=${ROUNDS:-3}
+PORT=${PORT:-18080}
+ENDPOINT=${ENDPOINT:-/todos/1}
+PIN=${PIN:-1}
+SKIP_BUILD=${SKIP_BUILD:-0}
+BUILD_TIMEOUT=${BUILD_TIMEOUT:-3600}
+SCRATCH=${SCRATCH:-$PKG/.build}
+HOST=127.0.0.1
+URL="http://$HOST:$PORT$ENDPOINT"
+
+seconds() { # 15s / 2m / 15 -> seconds
+    case "$1" in
+    *m) echo $((${1%m} * 60)) ;;
+    *s) echo "${1%s}" ;;
+    *) echo "$1" ;;
+    esac
+}
+log() { printf '== %s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+server_pid=""
+stop_server() {
+    [ -n "$server_pid" ] || return 0
+    if kill -0 "$server_pid" 2>/dev/null; then
+        kill -TERM "$server_pid" 2>/dev/null || true
+        for _ in $(seq 1 50); do
+            kill -0 "$server_pid" 2>/dev/null || break
+            sleep 0.2
+        done
+        kill -KILL "$server_pid" 2>/dev/null || true
+    fi
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=""
+}
+trap stop_server EXIT
+trap 'exit 130' INT TERM
+
+# --- dependencies: libck-dev (the library), wrk and curl (the load) ---------
+scripts/ensure-deps.sh wrk curl
+
+# --- build --------------------------------------------------------------------
+if [ "$SKIP_BUILD" != "1" ]; then
+    log "building hummingbird-server (release)"
+    start=$(date +%s)
+    timeout "$BUILD_TIMEOUT" swift build -c release --package-path "$PKG" --scratch-path "$SCRATCH" \
+        --product hummingbird-server 2>&1 | { grep -v "prohibited flag(s): -D__x86_64__" || true; }
+    log "build took $(($(date +%s) - start)) s"
+fi
+BIN="$(swift build -c release --package-path "$PKG" --scratch-path "$SCRATCH" --show-bin-path)/hummingbird-server"
+[ -x "$BIN" ] || { echo "loadtest: $BIN not built" >&2; exit 1; }
+
+if (exec 3<>"/dev/tcp/$HOST/$PORT") 2>/dev/null; then
+    echo "loadtest: something already listens on $HOST:$PORT; set PORT" >&2
+    exit 1
+fi
+
+server_cpu=""
+wrk_cpu=""
+if [ "$PIN" = "1" ] && [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
+    server_cpu="taskset -c 0"
+    wrk_cpu="taskset -c 1"
+fi
+
+mkdir -p "$RESULTS"
+stamp=$(date +%Y%m%d-%H%M%S)
+summary="$RESULTS/summary-$stamp.txt"
+rows="$RESULTS/rows-$stamp.tsv"
+printf 'round\twiring\trps\tavg_us\tp50_us\tp99_us\trequests\tcpu_s\tcpu_us_per_req\tnon2xx\n' >"$rows"
+
+cpu_ticks() { # utime + stime of the whole process
+    awk '{ print $14 + $15 }' "/proc/$1/stat"
+}
+
+start_server() { # wiring round
+    local wiring=$1 round=$2
+    $server_cpu "$BIN" --wiring "$wiring" --port "$PORT" \
+        >"$RESULTS/server-$wiring-r$round-$stamp.log" 2>&1 &
+    server_pid=$!
+    for _ in $(seq 1 300); do
+        if curl -fsS --max-time 1 "http://$HOST:$PORT/health" >/dev/null 2>&1; then
+            return 0
+        fi
+        kill -0 "$server_pid" 2>/dev/null || break
+        sleep 0.2
+    done
+    echo "loadtest: the $wiring server did not answer on $HOST:$PORT" >&2
+    cat "$RESULTS/server-$wiring-r$round-$stamp.log" >&2 || true
+    exit 1
+}
+
+# wrk's numbers in microseconds
+parse_wrk() { # file -> rps avg p50 p99 requests errors (non-2xx + socket errors)
+    awk '
+        function us(v) {
+            if (v ~ /us$/) return v + 0
+            if (v ~ /ms$/) return (v + 0) * 1000
+            if (v ~ /m$/) return (v + 0) * 60000000
+            if (v ~ /s$/) return (v + 0) * 1000000
+            return v + 0
+        }
+        $1 == "Latency" && avg == "" { avg = us($2) }
+        $1 == "50%" { p50 = us($2) }
+        $1 == "99%" { p99 = us($2) }
+        /requests in/ { requests = $1 }
+        /^Requests\/sec:/ { rps = $2 }
+        /Non-2xx/ { non2xx += $NF }
+        /Socket errors/ { gsub(",", ""); non2xx += $4 + $6 + $8 + $10 }
+        END { printf "%s %.1f %.1f %.1f %s %s\n", rps, avg, p50, p99, requests, (non2xx == "" ? 0 : non2xx) }
+    ' "$1"
+}
+
+run_one() { # wiring round
+    local wiring=$1 round=$2 out
+    out="$RESULTS/wrk-$wiring-r$round-$stamp.txt"
+    start_server "$wiring" "$round"
+    # Same answer from both wirings is checked by the example's tests; here
+    # only that this one answers the endpoint.
+    curl -fsS --max-time 2 "$URL" >"$RESULTS/sample-$wiring-$stamp.json"
+    timeout $(($(seconds "$WARMUP") + 30)) $wrk_cpu wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" "$URL" >/dev/null
+    local before after
+    before=$(cpu_ticks "$server_pid")
+    timeout $(($(seconds "$DURATION") + 30)) $wrk_cpu wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$URL" \
+        >"$out"
+    after=$(cpu_ticks "$server_pid")
+    stop_server
+    read -r rps avg p50 p99 requests non2xx < <(parse_wrk "$out")
+    local hz cpu_s per_req
+    hz=$(getconf CLK_TCK)
+    cpu_s=$(awk -v t=$((after - before)) -v hz="$hz" 'BEGIN { printf "%.2f", t / hz }')
+    per_req=$(awk -v c="$cpu_s" -v n="$requests" 'BEGIN { printf "%.2f", (n > 0 ? c * 1000000 / n : 0) }')
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+        "$round" "$wiring" "$rps" "$avg" "$p50" "$p99" "$requests" "$cpu_s" "$per_req" "$non2xx" >>"$rows"
+    log "$wiring r$round: $rps req/s, mean ${avg} us, p50 ${p50} us, p99 ${p99} us, server CPU ${per_req} us/req"
+}
+
+{
+    echo "load test $stamp: GET $URL, wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency (after $WARMUP warm-up), $ROUNDS rounds"
+    echo "pinning: ${server_cpu:-none} (server), ${wrk_cpu:-none} (wrk); machine: $(nproc) CPUs; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+} | tee "$summary"
+
+for round in $(seq 1 "$ROUNDS"); do
+    if [ $((round % 2)) -eq 1 ]; then order="di manual"; else order="manual di"; fi
+    for wiring in $order; do
+        run_one "$wiring" "$round"
+    done
+done
+
+if ! cmp -s "$RESULTS/sample-di-$stamp.json" "$RESULTS/sample-manual-$stamp.json"; then
+    # Only the unit-of-work serials may differ (they count the process's requests).
+    echo "note: sample bodies differ: $(cat "$RESULTS/sample-di-$stamp.json") vs $(cat "$RESULTS/sample-manual-$stamp.json")" | tee -a "$summary"
+fi
+
+awk -F'\t' -v rounds="$ROUNDS" '
+    function median(a, n,    i, j, t) {
+        for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+        return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    function minmax(a, n,    i, lo, hi) {
+        lo = a[1]; hi = a[1]
+        for (i = 2; i <= n; i++) { if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i] }
+        return sprintf("%.2f..%.2f", lo, hi)
+    }
+    NR > 1 {
+        r = $1; w = $2
+        rps[w, r] = $3; avg[w, r] = $4; p50[w, r] = $5; p99[w, r] = $6; cpu[w, r] = $9; bad[w] += $10
+    }
+    END {
+        printf "\n%-8s %12s %12s %10s %10s %14s\n", "wiring", "req/s", "mean (us)", "p50 (us)", "p99 (us)", "CPU us/req"
+        split("di manual", ws, " ")
+        for (k = 1; k <= 2; k++) {
+            w = ws[k]
+            for (r = 1; r <= rounds; r++) { a1[r] = rps[w, r]; a2[r] = avg[w, r]; a3[r] = p50[w, r]; a4[r] = p99[w, r]; a5[r] = cpu[w, r] }
+            printf "%-8s %12.0f %12.1f %10.1f %10.1f %14.2f   (medians of %d runs)\n", w,
+                median(a1, rounds), median(a2, rounds), median(a3, rounds), median(a4, rounds), median(a5, rounds), rounds
+        }
+        for (r = 1; r <= rounds; r++) {
+            dc[r] = cpu["di", r] - cpu["manual", r]; dc2[r] = dc[r]
+            dl[r] = avg["di", r] - avg["manual", r]; dl2[r] = dl[r]
+            dr[r] = (1000000 / rps["di", r]) - (1000000 / rps["manual", r]); dr2[r] = dr[r]
+        }
+        printf "\nDI cost per request (median of per-round di - manual; min..max over rounds):\n"
+        printf "  server CPU time:      %+.2f us   (%s)\n", median(dc, rounds), minmax(dc2, rounds)
+        printf "  mean latency:         %+.2f us   (%s)\n", median(dl, rounds), minmax(dl2, rounds)
+        printf "  1/throughput:         %+.2f us   (%s)  wall time per request of the whole loop\n", median(dr, rounds), minmax(dr2, rounds)
+        if (bad["di"] + bad["manual"] > 0) printf "  WARNING: non-2xx responses or socket errors: di %d, manual %d\n", bad["di"], bad["manual"]
+    }
+' "$rows" | tee -a "$summary"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$summary"
+echo "raw wrk output, per-run rows and server logs: ${RESULTS#"$ROOT"/}/*-$stamp.*" | tee -a "$summary"

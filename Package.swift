@@ -66,6 +66,7 @@ let package = Package(
             dependencies: [
                 "WeaveDI",
                 .product(name: "Dependencies", package: "swift-dependencies"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

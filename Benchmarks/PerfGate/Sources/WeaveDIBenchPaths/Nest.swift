@@ -12,6 +12,13 @@ public protocol NestKey: Sendable {
     func release()
     func resolve() -> Int?
     func resolve(in container: DIContainer) -> Int?
+    /// Calls `action` with this key's type (lets peers register the same types).
+    func apply<A: NestAction>(_ action: A)
+}
+
+/// Something to do with one generated type.
+public protocol NestAction {
+    func callAsFunction<T>(_ type: Nest<T>.Type)
 }
 
 struct NestKeyOf<T>: NestKey {
@@ -20,6 +27,7 @@ struct NestKeyOf<T>: NestKey {
     func release() { UnifiedDI.release(Nest<T>.self) }
     func resolve() -> Int? { UnifiedDI.resolve(Nest<T>.self)?.id }
     func resolve(in container: DIContainer) -> Int? { container.resolve(Nest<T>.self)?.id }
+    func apply<A: NestAction>(_ action: A) { action(Nest<T>.self) }
 }
 
 /// Up to `depth` more keys, starting at `T`; returns the next type to start

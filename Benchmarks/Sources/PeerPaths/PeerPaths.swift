@@ -1,0 +1,88 @@
+// The peers, on the same service shape (a protocol existential backed by a
+// final class, registered as a shared instance unless said otherwise) and
+// the same table sizes, measured in the same run as WeaveDI.
+import Dependencies
+import Swinject
+import WeaveDIBenchPaths
+
+// MARK: swift-dependencies
+
+struct BenchServiceDependencyKey: DependencyKey {
+    static let liveValue: BenchService = BenchServiceImpl(value: 3)
+}
+
+extension DependencyValues {
+    var benchService: BenchService {
+        get { self[BenchServiceDependencyKey.self] }
+        set { self[BenchServiceDependencyKey.self] = newValue }
+    }
+}
+
+final class DependencyConsumer: @unchecked Sendable {
+    @Dependency(\.benchService) var service
+}
+
+// MARK: Swinject
+
+/// Swinject's containers are not Sendable; the plain ones are only used from
+/// one thread at a time, the synchronized ones from several.
+final class SwinjectBox: @unchecked Sendable {
+    let container: Container
+    let resolver: Resolver
+    init(scope: ObjectScope, synchronized: Bool, tableKeys: [any NestKey]) {
+        container = Container()
+        container.register(BenchService.self) { _ in BenchServiceImpl() }.inObjectScope(scope)
+        let register = SwinjectRegister(container: container)
+        for key in tableKeys { key.apply(register) }
+        resolver = synchronized ? container.synchronize() : container
+    }
+}
+
+struct SwinjectRegister: NestAction {
+    let container: Container
+    func callAsFunction<T>(_ type: Nest<T>.Type) {
+        container.register(type) { _ in Nest<T>(id: 0) }.inObjectScope(.container)
+    }
+}
+
+/// The peer paths at a table size (the same number of registered types as
+/// WeaveDI's table: the service plus Nest types).
+public func peerPaths(tableSize: Int) -> [BenchPath] {
+    let tableKeys = makeNestKeys(count: max(0, tableSize - 1))
+    var paths: [BenchPath] = []
+    for (scope, scopeName, scopeID) in [(ObjectScope.container, "container scope", "container"), (.transient, "transient", "transient")] {
+        for synchronized in [false, true] {
+            let box = SwinjectBox(scope: scope, synchronized: synchronized, tableKeys: tableKeys)
+            paths.append(BenchPath(
+                id: "swinject.\(scopeID)\(synchronized ? ".sync" : "")",
+                label: "Swinject resolve, \(scopeName)\(synchronized ? ", .synchronize()" : "")",
+                group: "peer:swinject",
+                multiThread: synchronized,
+                run: { n in
+                    let resolver = box.resolver
+                    for _ in 0..<n { consume(resolver.resolve(BenchService.self)) }
+                }))
+        }
+    }
+    let consumer = DependencyConsumer()
+    paths.append(BenchPath(
+        id: "dependencies.read", label: "swift-dependencies @Dependency read", group: "peer:swift-dependencies",
+        run: { n in for _ in 0..<n { consume(consumer.service) } }))
+    paths.append(BenchPath(
+        id: "dependencies.withdependencies.read", label: "@Dependency read inside withDependencies",
+        group: "peer:swift-dependencies",
+        run: { n in
+            withDependencies { $0.benchService = Floor.service } operation: {
+                for _ in 0..<n { consume(consumer.service) }
+            }
+        }))
+    paths.append(BenchPath(
+        id: "dependencies.withdependencies.scope", label: "withDependencies { override } + 1 read",
+        group: "peer:swift-dependencies", costScale: 10,
+        run: { n in
+            for _ in 0..<n {
+                withDependencies { $0.benchService = Floor.service } operation: { consume(consumer.service) }
+            }
+        }))
+    return paths
+}

@@ -12,7 +12,7 @@ let package = Package(
         .executable(name: "weavedi-perf-gate", targets: ["weavedi-perf-gate"]),
     ],
     dependencies: [
-        .package(name: "WeaveDI", path: "../.."),
+        .package(name: "WeaveDI", path: "../..", traits: []),
     ],
     targets: [
         .target(

@@ -175,20 +175,20 @@ static inline void *lookup_retained(weave_registry_t *registry, uintptr_t key, b
     return value;
 }
 
-void *weave_registry_get(weave_registry_t *registry, uintptr_t key) {
+static void *get_retained(weave_registry_t *registry, uintptr_t key, bool search_parents) {
     ck_epoch_record_t *record = record_acquire();
     ck_epoch_begin(record, NULL);
-    void *value = lookup_retained(registry, key, true);
+    void *value = lookup_retained(registry, key, search_parents);
     ck_epoch_end(record, NULL);
     return value;
 }
 
+void *weave_registry_get(weave_registry_t *registry, uintptr_t key) {
+    return get_retained(registry, key, true);
+}
+
 void *weave_registry_get_local(weave_registry_t *registry, uintptr_t key) {
-    ck_epoch_record_t *record = record_acquire();
-    ck_epoch_begin(record, NULL);
-    void *value = lookup_retained(registry, key, false);
-    ck_epoch_end(record, NULL);
-    return value;
+    return get_retained(registry, key, false);
 }
 
 /* Runs the deferred frees queued by this thread, then releases the values

@@ -19,7 +19,6 @@ func measured(_ path: BenchPath, _ n: Int) {
     path.run(n)
 }
 
-let arguments = CommandLine.arguments.dropFirst()
 let baseIterations = Int(getenv("WEAVEDI_GATE_ITERATIONS").map { String(cString: $0) } ?? "") ?? 20_000
 let sizes = (getenv("WEAVEDI_GATE_SIZES").map { String(cString: $0) } ?? "10,1000")
     .split(separator: ",").compactMap { Int($0) }

@@ -8,6 +8,36 @@
 #include <stdlib.h>
 
 /*
+ * ThreadSanitizer cannot see the ordering ck provides: its x86-64 ck_pr_*
+ * helpers are inline asm and libck.so is not instrumented. Under TSan, state
+ * the happens-before edges explicitly; elsewhere these compile to nothing.
+ *   publication:  a writer releases an object before making it reachable
+ *                 (node, node->value, live registry, cell snapshot); a reader
+ *                 acquires it once it has reached it.
+ *   grace period: every read section releases `global_epoch` as it ends; a
+ *                 writer acquires it once its grace period is over, before
+ *                 it frees or releases anything a section could have seen.
+ *   records:      a thread releases its epoch record before unregistering
+ *                 it; the thread that recycles it acquires it.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define WEAVE_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define WEAVE_TSAN 1
+#endif
+#endif
+#ifdef WEAVE_TSAN
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+#define TSAN_ACQUIRE(p) do { if ((p) != NULL) __tsan_acquire((void *)(p)); } while (0)
+#define TSAN_RELEASE(p) __tsan_release((void *)(p))
+#else
+#define TSAN_ACQUIRE(p) ((void)0)
+#define TSAN_RELEASE(p) ((void)0)
+#endif
+
+/*
  * Reclamation: one process-wide epoch, one record per thread. A writer defers
  * frees of table memory and of nodes through ck_epoch_call on its own record
  * and then waits out a grace period with ck_epoch_barrier before it releases
@@ -26,6 +56,7 @@ static void record_thread_exit(void *record) {
     /* Each write drains its own deferred work before returning, so nothing is
      * pending here; the record goes back to the epoch's free list. */
     thread_record = NULL;
+    TSAN_RELEASE(record);
     ck_epoch_unregister(record);
 }
 
@@ -39,7 +70,9 @@ static void global_init(void) {
 static ck_epoch_record_t *record_acquire_slow(void) {
     pthread_once(&global_once, global_init);
     ck_epoch_record_t *record = ck_epoch_recycle(&global_epoch, NULL);
-    if (record == NULL) {
+    if (record != NULL) {
+        TSAN_ACQUIRE(record);
+    } else {
         record = aligned_alloc(CK_MD_CACHELINE, sizeof(*record));
         if (record == NULL) {
             abort();
@@ -70,6 +103,7 @@ struct deferred_block {
 } __attribute__((aligned(16)));
 
 static void deferred_block_free(ck_epoch_entry_t *entry) {
+    TSAN_ACQUIRE(&global_epoch);
     free(entry);
 }
 
@@ -101,11 +135,13 @@ struct weave_node {
     uintptr_t key;
     void *value;
     ck_epoch_entry_t entry;
+    struct weave_node *unlinked_next; /* chains the nodes clear/destroy unlink */
 };
 
 CK_EPOCH_CONTAINER(struct weave_node, entry, node_of_entry)
 
 static void node_free(ck_epoch_entry_t *entry) {
+    TSAN_ACQUIRE(&global_epoch);
     free(node_of_entry(entry));
 }
 
@@ -128,6 +164,7 @@ static unsigned long node_hash(const void *object, unsigned long seed) {
 }
 
 static bool node_equal(const void *a, const void *b) {
+    TSAN_ACQUIRE(a); /* the stored node; b is the probe */
     return ((const struct weave_node *)a)->key == ((const struct weave_node *)b)->key;
 }
 
@@ -161,7 +198,9 @@ static inline void *lookup(weave_registry_t *registry, uintptr_t key, bool searc
     for (; registry != NULL; registry = search_parents ? registry->parent : NULL) {
         struct weave_node *node = ck_hs_get(&registry->table, hash, &probe);
         if (node != NULL) {
-            return ck_pr_load_ptr(&node->value);
+            void *value = ck_pr_load_ptr(&node->value);
+            TSAN_ACQUIRE(node);
+            return value;
         }
     }
     return NULL;
@@ -179,6 +218,7 @@ static void *get_retained(weave_registry_t *registry, uintptr_t key, bool search
     ck_epoch_record_t *record = record_acquire();
     ck_epoch_begin(record, NULL);
     void *value = lookup_retained(registry, key, search_parents);
+    TSAN_RELEASE(&global_epoch);
     ck_epoch_end(record, NULL);
     return value;
 }
@@ -195,6 +235,7 @@ void *weave_registry_get_local(weave_registry_t *registry, uintptr_t key) {
  * that were unlinked; always called with no lock held. */
 static void finish_write(void **released, size_t count) {
     ck_epoch_barrier(record_acquire());
+    TSAN_ACQUIRE(&global_epoch);
     for (size_t i = 0; i < count; i++) {
         if (released[i] != NULL) {
             value_release(released[i]);
@@ -211,6 +252,7 @@ bool weave_registry_set(weave_registry_t *registry, uintptr_t key, void *value) 
     struct weave_node *node = ck_hs_get(&registry->table, hash, &probe);
     if (node != NULL) {
         previous = node->value;
+        TSAN_RELEASE(node);
         ck_pr_store_ptr(&node->value, value);
     } else {
         node = malloc(sizeof(*node));
@@ -222,6 +264,7 @@ bool weave_registry_set(weave_registry_t *registry, uintptr_t key, void *value) 
         node->value = value;
         /* The store of the node's fields must be visible before the node is. */
         ck_pr_fence_store();
+        TSAN_RELEASE(node);
         if (!ck_hs_put(&registry->table, hash, node)) {
             pthread_mutex_unlock(&registry->write_lock);
             free(node);
@@ -241,6 +284,7 @@ bool weave_registry_replace_if(weave_registry_t *registry, uintptr_t key, void *
     pthread_mutex_lock(&registry->write_lock);
     struct weave_node *node = ck_hs_get(&registry->table, key_hash(key), &probe);
     if (node != NULL && node->value == expected) {
+        TSAN_RELEASE(node);
         ck_pr_store_ptr(&node->value, value);
         replaced = true;
     }
@@ -273,38 +317,49 @@ bool weave_registry_remove(weave_registry_t *registry, uintptr_t key) {
     return node != NULL;
 }
 
-/* Unlinks every node; returns their values for release once the caller has
- * waited out a grace period. Called with the write lock held. */
-static void **unlink_all(weave_registry_t *registry, size_t *count, bool defer) {
-    size_t capacity = ck_hs_count(&registry->table);
-    void **values = capacity == 0 ? NULL : malloc(capacity * sizeof(void *));
+/* Unlinks every node into a list threaded through the nodes themselves, so
+ * it needs no memory. Called with the write lock held. */
+static struct weave_node *unlink_all(weave_registry_t *registry, size_t *count) {
+    struct weave_node *list = NULL;
     size_t n = 0;
     ck_hs_iterator_t iterator = CK_HS_ITERATOR_INITIALIZER;
     void *object;
     while (ck_hs_next(&registry->table, &iterator, &object)) {
         struct weave_node *node = object;
-        if (values != NULL && n < capacity) {
-            values[n++] = node->value;
-        }
-        if (defer) {
-            ck_epoch_call(record_acquire(), &node->entry, node_free);
-        } else {
-            free(node);
-        }
+        node->unlinked_next = list;
+        list = node;
+        n++;
     }
     *count = n;
-    return values;
+    return list;
+}
+
+/* Once no reader can see them: release each value, free each node. Called
+ * with no lock held. */
+static void release_unlinked(struct weave_node *list) {
+    ck_epoch_barrier(record_acquire());
+    TSAN_ACQUIRE(&global_epoch);
+    while (list != NULL) {
+        struct weave_node *next = list->unlinked_next;
+        value_release(list->value);
+        free(list);
+        list = next;
+    }
 }
 
 size_t weave_registry_clear(weave_registry_t *registry) {
     size_t count = 0;
     pthread_mutex_lock(&registry->write_lock);
-    void **values = unlink_all(registry, &count, true);
-    ck_hs_reset(&registry->table);
+    struct weave_node *list = unlink_all(registry, &count);
+    if (!ck_hs_reset(&registry->table)) {
+        /* No memory for a fresh table: empty this one in place. */
+        for (struct weave_node *node = list; node != NULL; node = node->unlinked_next) {
+            ck_hs_remove(&registry->table, key_hash(node->key), node);
+        }
+    }
     registry->removals_since_gc = 0;
     pthread_mutex_unlock(&registry->write_lock);
-    finish_write(values, count);
-    free(values);
+    release_unlinked(list);
     return count;
 }
 
@@ -357,21 +412,22 @@ void weave_registry_destroy(weave_registry_t *registry) {
     }
     size_t count = 0;
     pthread_mutex_lock(&registry->write_lock);
-    void **values = unlink_all(registry, &count, false);
+    struct weave_node *list = unlink_all(registry, &count);
     pthread_mutex_unlock(&registry->write_lock);
     /* A reader that reached this registry through the live pointer may still
-     * be inside its section. */
+     * be inside its section: nothing it can see is freed before this. */
     ck_epoch_synchronize(record_acquire());
+    TSAN_ACQUIRE(&global_epoch);
     ck_hs_destroy(&registry->table);
     pthread_mutex_destroy(&registry->write_lock);
     free(registry);
-    finish_write(values, count);
-    free(values);
+    release_unlinked(list);
 }
 
 static weave_registry_t *live_registry;
 
 void weave_live_set(weave_registry_t *registry) {
+    TSAN_RELEASE(&live_registry);
     ck_pr_store_ptr(&live_registry, registry);
     ck_epoch_synchronize(record_acquire());
 }
@@ -380,7 +436,9 @@ void *weave_live_get(uintptr_t key) {
     ck_epoch_record_t *record = record_acquire();
     ck_epoch_begin(record, NULL);
     weave_registry_t *registry = ck_pr_load_ptr(&live_registry);
+    TSAN_ACQUIRE(&live_registry);
     void *value = registry == NULL ? NULL : lookup_retained(registry, key, true);
+    TSAN_RELEASE(&global_epoch);
     ck_epoch_end(record, NULL);
     return value;
 }
@@ -388,6 +446,7 @@ void *weave_live_get(uintptr_t key) {
 void *weave_live_peek(uintptr_t key) {
     ck_epoch_begin(record_acquire(), NULL);
     weave_registry_t *registry = ck_pr_load_ptr(&live_registry);
+    TSAN_ACQUIRE(&live_registry);
     return registry == NULL ? NULL : lookup(registry, key, true);
 }
 
@@ -397,6 +456,7 @@ void *weave_registry_peek(weave_registry_t *registry, uintptr_t key) {
 }
 
 void weave_read_end(void) {
+    TSAN_RELEASE(&global_epoch);
     ck_epoch_end(thread_record, NULL);
 }
 
@@ -420,6 +480,7 @@ static void cell_retire(struct cell_snapshot *snapshot) {
         return;
     }
     ck_epoch_synchronize(record_acquire());
+    TSAN_ACQUIRE(&global_epoch);
     value_release(snapshot->value);
     free(snapshot);
 }
@@ -437,10 +498,12 @@ void *weave_cell_load(weave_cell_t *cell, uint64_t generation) {
     void *value = NULL;
     ck_epoch_begin(record, NULL);
     struct cell_snapshot *snapshot = ck_pr_load_ptr(&cell->current);
+    TSAN_ACQUIRE(snapshot);
     if (snapshot != NULL && snapshot->generation == generation) {
         value = snapshot->value;
         value_retain(value);
     }
+    TSAN_RELEASE(&global_epoch);
     ck_epoch_end(record, NULL);
     return value;
 }
@@ -448,6 +511,7 @@ void *weave_cell_load(weave_cell_t *cell, uint64_t generation) {
 void *weave_cell_peek(weave_cell_t *cell, uint64_t generation) {
     ck_epoch_begin(record_acquire(), NULL);
     struct cell_snapshot *snapshot = ck_pr_load_ptr(&cell->current);
+    TSAN_ACQUIRE(snapshot);
     return snapshot != NULL && snapshot->generation == generation ? snapshot->value : NULL;
 }
 
@@ -461,5 +525,6 @@ void weave_cell_store(weave_cell_t *cell, uint64_t generation, void *value) {
     snapshot->generation = generation;
     snapshot->value = value;
     ck_pr_fence_store();
+    TSAN_RELEASE(snapshot);
     cell_retire(ck_pr_fas_ptr(&cell->current, snapshot));
 }

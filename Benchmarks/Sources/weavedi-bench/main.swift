@@ -34,9 +34,10 @@ var filter: String?
 var countMode = false
 
 var argumentIterator = CommandLine.arguments.dropFirst().makeIterator()
+@MainActor
 func nextValue(_ flag: String) -> String {
     guard let value = argumentIterator.next() else {
-        fputs("weavedi-bench: \(flag) needs a value\n", stderr)
+        log("weavedi-bench: \(flag) needs a value")
         exit(2)
     }
     return value
@@ -53,7 +54,7 @@ while let argument = argumentIterator.next() {
     case "--filter": filter = nextValue(argument)
     case "--count": countMode = true
     default:
-        fputs("weavedi-bench: unknown argument \(argument)\n", stderr)
+        log("weavedi-bench: unknown argument \(argument)")
         exit(2)
     }
 }
@@ -73,6 +74,7 @@ func measured(_ path: BenchPath, _ n: Int) {
 }
 
 /// Best-of-`rounds` nanoseconds per operation per thread.
+@MainActor
 func nanosecondsPerOperation(_ path: BenchPath, threads: Int) -> Double {
     let n = operations(for: path, base: baseIterations)
     path.applyMode()
@@ -97,6 +99,7 @@ func nanosecondsPerOperation(_ path: BenchPath, threads: Int) -> Double {
     return best
 }
 
+@MainActor
 func allPaths(size: Int) -> [BenchPath] {
     prepareContainer(tableSize: size)
     let paths = [floorPath] + weaveDIPaths(tableSize: size) + peerPaths(tableSize: size)
@@ -105,7 +108,8 @@ func allPaths(size: Int) -> [BenchPath] {
 }
 
 func log(_ message: String) {
-    fputs(message + "\n", stderr)
+    var line = message + "\n"
+    line.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
 }
 
 // MARK: count mode (under callgrind)
@@ -181,15 +185,18 @@ for size in sizes {
 
 // MARK: output
 
+@MainActor
 func lookup(_ id: String, _ size: Int, _ threads: Int) -> Double? {
     rows.first { $0.id == id && $0.size == size && $0.threads == threads }?.nanoseconds
 }
 
+@MainActor
 func fmt(_ value: Double?, _ decimals: Int = 1) -> String {
     guard let value, value.isFinite else { return "-" }
     return String(format: "%.\(decimals)f", value)
 }
 
+@MainActor
 func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
     let fill = String(repeating: " ", count: max(0, width - text.count))
     return left ? text + fill : fill + text
@@ -234,6 +241,7 @@ for size in sizes {
     }
 }
 
+@MainActor
 func jsonString(_ text: String) -> String {
     "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
 }
@@ -244,6 +252,7 @@ extension String {
     }
 }
 
+@MainActor
 func write(_ text: String, to path: String) {
     guard let file = fopen(path, "w") else {
         log("weavedi-bench: cannot write \(path)")

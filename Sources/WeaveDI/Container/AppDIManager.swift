@@ -5,7 +5,7 @@ import Synchronization
 public final class AppDIManager: Sendable {
     public static let shared = AppDIManager()
 
-    private let defaultModules = Mutex<[@Sendable (DIContainer) async -> Void]>([])
+    private let defaultModules = Locked<[@Sendable (DIContainer) async -> Void]>([])
 
     init() {}
 

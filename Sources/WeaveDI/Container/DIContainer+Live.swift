@@ -17,10 +17,10 @@ public actor DIContainerActor {
 /// grace period so the old one can be freed safely.
 @usableFromInline
 enum LiveContainer {
-    private static let storage: Mutex<DIContainer> = {
+    private static let storage: Locked<DIContainer> = {
         let initial = DIContainer()
         weave_live_set(initial.registry.handle)
-        return Mutex(initial)
+        return Locked(initial)
     }()
 
     @usableFromInline

@@ -12,7 +12,7 @@ public enum DILog {
         set { storage.withLock { $0 = newValue } }
     }
 
-    private static let storage = Mutex(Logger(label: "WeaveDI"))
+    private static let storage = Locked(Logger(label: "WeaveDI"))
 
     static func registered(_ type: Any.Type, scope: ProvideScope?) {
         let logger = logger

@@ -11,7 +11,7 @@ enum DefaultValues {
         var byValueType: [ObjectIdentifier: any Sendable] = [:]
     }
 
-    private static let cache = Mutex(Cache())
+    private static let cache = Locked(Cache())
 
     static func value<K: InjectedKey>(for key: K.Type) -> K.Value {
         if let cached = cache.withLock({ $0.byKey[ObjectIdentifier(key)] }) {

@@ -40,7 +40,7 @@ public enum InjectionContext: String, Sendable, CaseIterable {
 }
 
 enum ContextStorage {
-    static let value = Mutex<InjectionContext>(InjectionContext.detect())
+    static let value = Locked<InjectionContext>(InjectionContext.detect())
 }
 
 extension InjectedValues {

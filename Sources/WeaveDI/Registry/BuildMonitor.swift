@@ -14,24 +14,26 @@ import Darwin
 final class BuildMonitor: @unchecked Sendable {
     static let shared = BuildMonitor()
 
-    private var mutex = pthread_mutex_t()
-    private var condition = pthread_cond_t()
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t> = .allocate(capacity: 1)
+    private let condition: UnsafeMutablePointer<pthread_cond_t> = .allocate(capacity: 1)
     /// Which slot each waiting thread waits on; guarded by `mutex`.
     private var waiting: [ObjectIdentifier: SlotBase] = [:]
 
     private init() {
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&condition, nil)
+        mutex.initialize(to: pthread_mutex_t())
+        condition.initialize(to: pthread_cond_t())
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
     }
 
-    func lock() { pthread_mutex_lock(&mutex) }
-    func unlock() { pthread_mutex_unlock(&mutex) }
-    func broadcast() { pthread_cond_broadcast(&condition) }
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+    func broadcast() { pthread_cond_broadcast(condition) }
 
     /// Waits for a change to any slot. Caller holds the lock.
     func wait(for slot: SlotBase, as waiter: ObjectIdentifier) {
         waiting[waiter] = slot
-        pthread_cond_wait(&condition, &mutex)
+        pthread_cond_wait(condition, mutex)
         waiting[waiter] = nil
     }
 

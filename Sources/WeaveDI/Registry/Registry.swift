@@ -7,9 +7,9 @@ import Synchronization
 final class Registry: @unchecked Sendable {
     @usableFromInline let handle: OpaquePointer
     let parent: Registry?
-    private let table = Mutex<[TypeKey: AnyRegistryEntry]>([:])
+    private let table = Locked<[TypeKey: AnyRegistryEntry]>([:])
     /// Keeps the two backends in step; never held while user code runs.
-    private let writeLock = Mutex<Void>(())
+    private let writeLock = Locked<Void>(())
 
     init(parent: Registry?) {
         _ = valueCallbacksInstalled

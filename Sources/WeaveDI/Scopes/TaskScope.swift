@@ -6,7 +6,7 @@ import Synchronization
 final class TaskScope: Sendable {
     @TaskLocal static var current: TaskScope?
 
-    private let slots = Mutex<[TypeKey: SlotBase]>([:])
+    private let slots = Locked<[TypeKey: SlotBase]>([:])
 
     func slot<T>(for type: T.Type) -> InstanceSlot<T> {
         let found = slots.withLock { slots in

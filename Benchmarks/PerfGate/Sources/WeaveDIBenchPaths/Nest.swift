@@ -46,12 +46,12 @@ private func continueNest<T>(_ type: T.Type, depth: Int, into keys: inout [any N
 /// `count` distinct types (Nest<Marker>, Nest<Nest<Marker>>, ...).
 /// The keys are cached: the same index is always the same type.
 public func makeNestKeys(count: Int, chain: Int = 0) -> [any NestKey] {
-    nestCaches[chain].withLock { cache in
-        while cache.keys.count < count {
-            let chunk = min(2_000, count - cache.keys.count)
-            cache.next = continueNest(cache.next, depth: chunk, into: &cache.keys)
+    nestCaches.withLock { caches in
+        while caches[chain].keys.count < count {
+            let chunk = min(2_000, count - caches[chain].keys.count)
+            caches[chain].next = continueNest(caches[chain].next, depth: chunk, into: &caches[chain].keys)
         }
-        return Array(cache.keys.prefix(count))
+        return Array(caches[chain].keys.prefix(count))
     }
 }
 
@@ -65,7 +65,7 @@ private struct NestCache: @unchecked Sendable {
     var next: Any.Type
 }
 
-private let nestCaches = [
-    Mutex(NestCache(next: Nest<NestMarker>.self)),
-    Mutex(NestCache(next: Nest<FreshNestMarker>.self)),
-]
+private let nestCaches = Mutex([
+    NestCache(next: Nest<NestMarker>.self),
+    NestCache(next: Nest<FreshNestMarker>.self),
+])

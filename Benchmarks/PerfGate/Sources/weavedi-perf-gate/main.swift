@@ -39,6 +39,7 @@ let sizeDependent: Set<String> = [
 ]
 
 var dump = 0
+@MainActor
 func gate(_ path: BenchPath, size: Int) {
     let n = operations(for: path, base: baseIterations)
     path.applyMode()

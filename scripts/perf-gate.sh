@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Performance regression gate: instructions per operation, counted by
+# valgrind --tool=callgrind (deterministic for a given binary and input,
+# whatever else the machine is doing), for each WeaveDI path, compared with
+# committed limits in Benchmarks/perf-thresholds.json, plus ratios measured in
+# the same run (C path vs Swift baseline, @Injected vs @Inject, x floor).
+#
+# Builds only Benchmarks/PerfGate (WeaveDI without its swift-dependencies
+# trait, plus a small executable): no peers, no package-benchmark.
+#
+# Usage: scripts/perf-gate.sh            check; exits 1 on a regression
+#        scripts/perf-gate.sh --record   rewrite the thresholds file from this
+#                                         run's counts (+25% headroom; review the diff)
+# Environment: WEAVEDI_GATE_THRESHOLDS (file), WEAVEDI_GATE_SCRATCH (build dir),
+#              WEAVEDI_GATE_ITERATIONS (ops per path, default 20000),
+#              WEAVEDI_GATE_SIZES (table sizes, default 10,1000),
+#              WEAVEDI_GATE_HEADROOM (for --record, default 1.25)
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+MODE=check
+case "${1:-}" in
+--record) MODE=record ;;
+"") ;;
+*) echo "perf-gate: unknown argument $1 (use --record or nothing)" >&2; exit 2 ;;
+esac
+THRESHOLDS="${WEAVEDI_GATE_THRESHOLDS:-$ROOT/Benchmarks/perf-thresholds.json}"
+SCRATCH="${WEAVEDI_GATE_SCRATCH:-$ROOT/Benchmarks/PerfGate/.build}"
+START=$SECONDS
+say() { printf '[perf-gate %3ds] %s\n' "$((SECONDS - START))" "$*" >&2; }
+
+scripts/ensure-deps.sh valgrind
+command -v python3 >/dev/null 2>&1 || scripts/ensure-deps.sh python3
+
+say "building Benchmarks/PerfGate (release; the first build compiles swift-syntax for WeaveDI's macros)"
+swift build -c release --package-path Benchmarks/PerfGate --scratch-path "$SCRATCH" \
+    --product weavedi-perf-gate 2>&1 | { grep -v "prohibited flag(s): -D__x86_64__" || true; } >&2
+BIN="$(swift build -c release --package-path Benchmarks/PerfGate --scratch-path "$SCRATCH" --show-bin-path)/weavedi-perf-gate"
+[ -x "$BIN" ] || { echo "perf-gate: $BIN was not built" >&2; exit 1; }
+say "built in $((SECONDS - START)) s: $BIN"
+
+OUT="$(mktemp -d "${TMPDIR:-/tmp}/weavedi-perf-gate.XXXXXX")"
+trap 'rm -rf "$OUT"' EXIT
+say "counting instructions under callgrind (valgrind $(valgrind --version | sed 's/valgrind-//'))"
+# Deterministic hashing: the Swift baseline's Dictionary probes the same way every run.
+SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --collect-atstart=no \
+    --toggle-collect=weavedi_gate_measured --dump-after=weavedi_gate_measured \
+    --callgrind-out-file="$OUT/cg.out" "$BIN" >"$OUT/gate.txt" 2>"$OUT/valgrind.log" || {
+    cat "$OUT/valgrind.log" >&2
+    echo "perf-gate: the gate program failed under valgrind" >&2
+    exit 1
+}
+say "counted $(grep -c '^GATE ' "$OUT/gate.txt") paths"
+
+python3 - "$MODE" "$THRESHOLDS" "$OUT" "${WEAVEDI_GATE_HEADROOM:-1.25}" <<'PY'
+import json, os, sys
+mode, thresholds_path, out, headroom = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+
+def totals(path):
+    with open(path) as f:
+        for line in f:
+            if line.startswith("totals:") or line.startswith("summary:"):
+                return int(line.split()[1])
+    raise SystemExit(f"perf-gate: no totals in {path}")
+
+counts = {}
+for line in open(os.path.join(out, "gate.txt")):
+    parts = line.split()
+    if len(parts) == 4 and parts[0] == "GATE":
+        index, key, n = int(parts[1]), parts[2], int(parts[3])
+        counts[key] = totals(os.path.join(out, f"cg.out.{index}")) / n
+
+# Ratios measured in this run (same binary, same input): name -> (numerator, denominator).
+RATIOS = {
+    "C path / Swift baseline, UnifiedDI.resolve @10": ("unifieddi.resolve@10", "unifieddi.resolve.swift@10"),
+    "C path / Swift baseline, UnifiedDI.resolve @1000": ("unifieddi.resolve@1000", "unifieddi.resolve.swift@1000"),
+    "@Injected(\\.key) / @Inject": ("injected.keypath@10", "inject@10"),
+    "UnifiedDI.resolve / floor": ("unifieddi.resolve@10", "floor@0"),
+}
+ratios = {name: counts[a] / counts[b] for name, (a, b) in RATIOS.items() if a in counts and b in counts}
+
+if mode == "record":
+    data = {
+        "_comment": "Instructions per operation (valgrind --tool=callgrind, 1 thread) and same-run ratios. "
+                    "'max' is the limit scripts/perf-gate.sh enforces; 'measured' is what --record saw "
+                    f"(max = measured x {headroom}). Re-record with scripts/perf-gate.sh --record after an "
+                    "intended change, and review the diff.",
+        "instructions_per_op": {k: {"measured": round(v, 1), "max": round(v * headroom, 1)} for k, v in sorted(counts.items())},
+        "ratios": {k: {"measured": round(v, 3), "max": round(v * headroom, 3)} for k, v in ratios.items()},
+    }
+    with open(thresholds_path, "w") as f:
+        json.dump(data, f, indent=2)
+        f.write("\n")
+    print(f"perf-gate: recorded {len(counts)} counts and {len(ratios)} ratios in {thresholds_path}")
+    sys.exit(0)
+
+with open(thresholds_path) as f:
+    limits = json.load(f)
+failed, checked = [], 0
+print(f"{'path@table-size':42} {'instr/op':>10} {'max':>10} {'recorded':>10}  result")
+for key, value in sorted(counts.items()):
+    limit = limits["instructions_per_op"].get(key)
+    if limit is None:
+        print(f"{key:42} {value:10.1f} {'-':>10} {'-':>10}  (no threshold)")
+        continue
+    checked += 1
+    ok = value <= limit["max"]
+    if not ok:
+        failed.append(f"{key}: {value:.1f} instructions/op > max {limit['max']}")
+    print(f"{key:42} {value:10.1f} {limit['max']:10.1f} {limit['measured']:10.1f}  {'ok' if ok else 'REGRESSION'}")
+for key in limits["instructions_per_op"]:
+    if key not in counts:
+        failed.append(f"{key}: has a threshold but was not measured")
+print()
+print(f"{'same-run ratio':50} {'value':>8} {'max':>8}  result")
+for name, value in ratios.items():
+    limit = limits.get("ratios", {}).get(name)
+    if limit is None:
+        print(f"{name:50} {value:8.3f} {'-':>8}  (no threshold)")
+        continue
+    checked += 1
+    ok = value <= limit["max"]
+    if not ok:
+        failed.append(f"ratio {name}: {value:.3f} > max {limit['max']}")
+    print(f"{name:50} {value:8.3f} {limit['max']:8.3f}  {'ok' if ok else 'REGRESSION'}")
+print()
+if failed:
+    print(f"perf-gate: FAILED, {len(failed)} of {checked} checks:")
+    for line in failed:
+        print("  " + line)
+    print(f"{checked - len(failed)} passed, {len(failed)} failed")
+    sys.exit(1)
+print(f"perf-gate: {checked} checks within thresholds ({thresholds_path})")
+print(f"{checked} passed, 0 failed")
+PY
+say "done in $((SECONDS - START)) s"

@@ -31,9 +31,18 @@ final class InjectionCache<Value>: @unchecked Sendable {
         return Unmanaged<ValueBox<Value>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
     }
 
+    /// The slow path: reads the value and caches it, unless what it came
+    /// from gives a new instance per resolve or per scope (transient, weak,
+    /// task), which a cache would wrongly pin.
     @usableFromInline
-    func store(_ value: Value, generation: UInt64) {
-        weave_cell_store(cell, generation, Unmanaged.passRetained(ValueBox(value)).toOpaque())
+    func refresh(generation: UInt64) -> Value {
+        let context = ResolutionContext.current
+        let before = context.uncacheableResolutions
+        let value = read()
+        if context.uncacheableResolutions == before {
+            weave_cell_store(cell, generation, Unmanaged.passRetained(ValueBox(value)).toOpaque())
+        }
+        return value
     }
 }
 

@@ -7,7 +7,8 @@
 ///
 /// While no `withInjectedValues` scope is alive anywhere and nothing was
 /// registered or released since this property's last read, a read is one
-/// cached load: no task-local read, no dictionary lookup, no cast.
+/// cached load: no task-local read, no dictionary lookup, no cast. Values of
+/// `.transient`, `.weak` and `.task` registrations are never cached.
 @propertyWrapper
 public struct Injected<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let cache: InjectionCache<Value>
@@ -43,9 +44,7 @@ public struct Injected<Value: Sendable>: @unchecked Sendable {
                 if let cached = cache.load(generation: generation) {
                     return cached
                 }
-                let value = cache.read()
-                cache.store(value, generation: generation)
-                return value
+                return cache.refresh(generation: generation)
             }
             return cache.read()
         }

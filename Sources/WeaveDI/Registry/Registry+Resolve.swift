@@ -10,6 +10,9 @@ extension Registry {
 
     @usableFromInline
     func buildInstance<T>(from entry: LazyEntry<T>) throws(DIError) -> T {
+        if entry.scope != .singleton {
+            ResolutionContext.current.noteUncacheable()
+        }
         switch entry.scope {
         case .transient:
             return try entry.produceFresh()

@@ -20,6 +20,14 @@ final class ResolutionContext {
     /// instance built while it is set was built on a missing dependency.
     var cycle: String?
 
+    /// Counts resolutions whose result must not be cached by `@Injected`
+    /// (transient, weak and task scopes): a read compares it before and after.
+    private(set) var uncacheableResolutions = 0
+
+    func noteUncacheable() {
+        uncacheableResolutions &+= 1
+    }
+
     var isEmpty: Bool { keys.isEmpty }
 
     /// Returns the cycle's chain when `key` is already being built here.

@@ -3,6 +3,7 @@ import WeaveDI
 /// Many distinct types from one recursive generic: Nest<T>, Nest<Nest<T>>, ...
 public struct Nest<T>: Sendable {
     public let id: Int
+    public init(id: Int) { self.id = id }
 }
 
 /// Type-erased operations on one generated type.

@@ -8,6 +8,15 @@ import Darwin
 
 enum FileHandleStderr {
     static func write(_ text: String) {
-        fputs(text, stderr)
+        var text = text
+        text.withUTF8 { bytes in
+            #if canImport(Darwin)
+            _ = Darwin.write(2, bytes.baseAddress, bytes.count)
+            #elseif canImport(Musl)
+            _ = Musl.write(2, bytes.baseAddress, bytes.count)
+            #else
+            _ = Glibc.write(2, bytes.baseAddress, bytes.count)
+            #endif
+        }
     }
 }

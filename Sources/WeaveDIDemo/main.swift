@@ -49,7 +49,7 @@ extension String {
 enum Floor {
     static let greeter: Greeter = EnglishGreeter()
 }
-row("floor: static let + retain/release") { consume(Floor.greeter) }
+row("floor: static let + retain/release") { consume(ownedCopy(Floor.greeter)) }
 UnifiedRegistry.shared.enableOptimization()
 row("UnifiedDI.resolve  (C path)") { consume(UnifiedDI.resolve(Greeter.self)) }
 UnifiedRegistry.shared.disableOptimization()

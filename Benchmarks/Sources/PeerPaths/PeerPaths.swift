@@ -58,6 +58,7 @@ public func peerPaths(tableSize: Int) -> [BenchPath] {
                 label: "Swinject resolve, \(scopeName)\(synchronized ? ", .synchronize()" : "")",
                 group: "peer:swinject",
                 multiThread: synchronized,
+                costScale: 10,
                 run: { n in
                     let resolver = box.resolver
                     for _ in 0..<n { consume(resolver.resolve(BenchService.self)) }

@@ -175,7 +175,8 @@ for size in sizes {
             done += 1
             let ns = nanosecondsPerOperation(path, threads: threads)
             let elapsed = Double(monotonicNanoseconds() - started) / 1e9
-            log(String(format: "  [%3d/%3d %5.0fs] %-58@ %d thr %10.1f ns/op", done, total, elapsed, path.label, threads, ns))
+            log(String(format: "  [%3d/%3d %5.0fs] ", done, total, elapsed) + pad(path.label, 58, left: true)
+                + String(format: " %d thr %10.1f ns/op", threads, ns))
             rows.append(Row(
                 id: path.id, label: path.label, group: path.group, size: size, threads: threads,
                 nanoseconds: ns, instructions: instructionCounts["\(path.id)@\(size)"]))

@@ -28,12 +28,9 @@ final class InjectedLifetimeTests: XCTestCase {
         XCTAssertTrue(same)
     }
 
-    /// A holder that outlives the scope (a controller built once at startup).
-    /// Known WeaveDI issue at the time of writing: `@Injected` caches its last
-    /// read until the registry changes, whatever the registration's scope, so
-    /// such a holder hands every later scope the first scope's `.task`
-    /// instance (and keeps it alive). Reported as skipped while that holds;
-    /// passes by itself once the library no longer caches `.task`/`.transient`.
+    /// A holder that outlives the scope (a controller built once at startup)
+    /// gets each scope's own `.task` instance: `@Injected` never caches
+    /// task-scoped (or transient, or weak) values. This test found that bug.
     func testHolderReusedAcrossScopes() async throws {
         let holder = Holder()
         let first = await withTaskScope { () async in holder.unitOfWork.id }
@@ -41,12 +38,6 @@ final class InjectedLifetimeTests: XCTestCase {
         let fromContainer = await withTaskScope { () async in UnifiedDI.resolve(UnitOfWork.self)?.id }
         XCTAssertNotNil(fromContainer)
         XCTAssertNotEqual(fromContainer, first, "UnifiedDI.resolve gave another scope's .task instance")
-        if first == second {
-            throw XCTSkip(
-                "WeaveDI issue: @Injected on a holder that outlives a withTaskScope returned the previous "
-                    + "scope's .task instance (unit of work \(first) twice); the server makes its holder per request"
-            )
-        }
-        XCTAssertNotEqual(first, second)
+        XCTAssertNotEqual(first, second, "@Injected pinned one scope's .task instance across scopes")
     }
 }

@@ -15,7 +15,11 @@ let package = Package(
         // compiles with `import WeaveDI`; a package that does not want it
         // depends on WeaveDI with `traits: []` and never builds it.
         .trait(name: "SwiftDependencies"),
-        .default(enabledTraits: ["SwiftDependencies"]),
+        // @Component / @Provide. On by default; without it nothing depends on
+        // swift-syntax, which saves minutes per clean release build (the
+        // performance gate builds WeaveDI this way).
+        .trait(name: "Macros"),
+        .default(enabledTraits: ["SwiftDependencies", "Macros"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
@@ -46,7 +50,7 @@ let package = Package(
             name: "WeaveDI",
             dependencies: [
                 "CWeaveRegistry",
-                "WeaveDIMacros",
+                .target(name: "WeaveDIMacros", condition: .when(traits: ["Macros"])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(
                     name: "Dependencies",

@@ -41,9 +41,12 @@ COUNTS="$RESULTS/instructions.txt"
 if [ "${WEAVEDI_BENCH_COUNT:-1}" != "0" ] && command -v valgrind >/dev/null 2>&1; then
     say "instructions per operation: one pass per path under valgrind --tool=callgrind (sizes ${WEAVEDI_BENCH_COUNT_SIZES:-10,1000})"
     CG="$(mktemp -d "${TMPDIR:-/tmp}/weavedi-bench-cg.XXXXXX")"
+    # valgrind 3.19 gives up on this binary's DWARF ("possibly corrupted
+    # debuginfo"): count on a copy without debug info (symbols stay).
+    cp "$BIN" "$CG/weavedi-bench" && strip --strip-debug "$CG/weavedi-bench"
     SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --collect-atstart=no \
         --toggle-collect=weavedi_bench_measured --dump-after=weavedi_bench_measured \
-        --callgrind-out-file="$CG/cg.out" "$BIN" --count --sizes "${WEAVEDI_BENCH_COUNT_SIZES:-10,1000}" \
+        --callgrind-out-file="$CG/cg.out" "$CG/weavedi-bench" --count --sizes "${WEAVEDI_BENCH_COUNT_SIZES:-10,1000}" \
         --iterations 20000 >"$CG/dumps.txt" 2>"$CG/valgrind.log" || {
         tail -20 "$CG/valgrind.log" >&2
         echo "callgrind pass failed; continuing without instr/op" >&2

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: unit, seed-sample and stress tests, the C warning
-# check, and the sanitizer stress runs (ASan and TSan).
+# check, the sanitizer stress runs (ASan and TSan) and the performance gate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh
@@ -15,4 +15,9 @@ swift test 2>&1 | { grep -v "prohibited flag(s): -D__x86_64__" || true; }
 if [ "${WEAVEDI_SKIP_SANITIZERS:-0}" != "1" ]; then
     step "sanitizers"
     scripts/sanitize.sh
+fi
+
+if [ "${WEAVEDI_SKIP_PERF_GATE:-0}" != "1" ]; then
+    step "performance gate (instructions per operation, callgrind)"
+    scripts/perf-gate.sh
 fi

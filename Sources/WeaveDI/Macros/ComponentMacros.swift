@@ -1,3 +1,4 @@
+#if Macros
 /// Generates `registerAll()` and `registerAll(into:)` for the `@Provide` properties
 /// of a struct or class, registering them in dependency order. It also adds a
 /// static property of the same name and type for each provider, which lets one
@@ -10,3 +11,4 @@ public macro Component() = #externalMacro(module: "WeaveDIMacros", type: "Compon
 /// is the key it is registered under; the initializer is its factory.
 @attached(peer)
 public macro Provide(scope: ProvideScope = .transient) = #externalMacro(module: "WeaveDIMacros", type: "ProvideMacro")
+#endif

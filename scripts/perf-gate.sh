@@ -32,7 +32,7 @@ say() { printf '[perf-gate %3ds] %s\n' "$((SECONDS - START))" "$*" >&2; }
 scripts/ensure-deps.sh valgrind
 command -v python3 >/dev/null 2>&1 || scripts/ensure-deps.sh python3
 
-say "building Benchmarks/PerfGate (release; the first build compiles swift-syntax for WeaveDI's macros)"
+say "building Benchmarks/PerfGate (release, WeaveDI without its optional traits)"
 swift build -c release --package-path Benchmarks/PerfGate --scratch-path "$SCRATCH" \
     --product weavedi-perf-gate 2>&1 | { grep -v "prohibited flag(s): -D__x86_64__" || true; } >&2
 BIN="$(swift build -c release --package-path Benchmarks/PerfGate --scratch-path "$SCRATCH" --show-bin-path)/weavedi-perf-gate"

@@ -54,8 +54,6 @@ public struct InjectedValues: Sendable {
         byValueType[ObjectIdentifier(type)] as? T
     }
 
-    var hasOverrides: Bool { !byKey.isEmpty }
-
     mutating func enterScope() {
         scopeTokens.append(OverrideScopeToken())
     }

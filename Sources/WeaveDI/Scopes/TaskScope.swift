@@ -20,8 +20,6 @@ final class TaskScope: Sendable {
         return unsafeDowncast(found, to: InstanceSlot<T>.self)
     }
 
-    var instanceCount: Int { slots.withLock { $0.count } }
-
     static func instance<T>(for entry: LazyEntry<T>) throws(DIError) -> T {
         guard let scope = current else {
             DILog.scopeLeak(T.self)

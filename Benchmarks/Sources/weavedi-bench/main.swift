@@ -120,12 +120,7 @@ if countMode {
         log("count: table size \(size)")
         for path in allPaths(size: size) {
             let n = operations(for: path, base: baseIterations)
-            path.applyMode()
-            let warm = min(n, 64)
-            path.prepare(warm)
-            path.run(warm)
-            path.cleanup(warm)
-            path.prepare(n)
+            warmUpAndPrepare(path, operations: n)
             measured(path, n)
             path.cleanup(n)
             dump += 1

@@ -165,3 +165,15 @@ public func operations(for path: BenchPath, base: Int) -> Int {
     let n = max(1, base / path.costScale)
     return path.costScale >= 100 ? min(n, freshKeyCount) : n
 }
+
+/// Sets the path's mode, warms it up (thread records, caches, lazy metadata)
+/// and prepares `n` operations, so the counted call that follows measures
+/// only steady-state work. Shared by the gate and the benchmark harness.
+public func warmUpAndPrepare(_ path: BenchPath, operations n: Int) {
+    path.applyMode()
+    let warm = min(n, 64)
+    path.prepare(warm)
+    path.run(warm)
+    path.cleanup(warm)
+    path.prepare(n)
+}

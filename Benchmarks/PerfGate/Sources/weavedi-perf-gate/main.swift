@@ -42,13 +42,7 @@ var dump = 0
 @MainActor
 func gate(_ path: BenchPath, size: Int) {
     let n = operations(for: path, base: baseIterations)
-    path.applyMode()
-    // Warm up: thread records, caches, lazy metadata.
-    let warm = min(n, 64)
-    path.prepare(warm)
-    path.run(warm)
-    path.cleanup(warm)
-    path.prepare(n)
+    warmUpAndPrepare(path, operations: n)
     measured(path, n)
     path.cleanup(n)
     dump += 1

@@ -47,14 +47,25 @@ void __tsan_release(void *addr);
 static weave_value_fn value_retain;
 static weave_value_fn value_release;
 
+/*
+ * Reclamation: one process-wide epoch, one record per thread. Readers wrap
+ * every dereference in a read section. Writers unlink, advance the
+ * generation, then wait out one grace period (ck_epoch_barrier) before they
+ * release anything a section could have seen; nothing else ever waits.
+ * Table memory freed by a resize is deferred with ck_epoch_call.
+ */
 static ck_epoch_t global_epoch;
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
 static pthread_key_t record_key;
 static _Thread_local ck_epoch_record_t *thread_record;
 
-static void record_thread_exit(void *record) {
-    /* Each write drains its own deferred work before returning, so nothing is
-     * pending here; the record goes back to the epoch's free list. */
+static void record_thread_exit(void *pointer) {
+    ck_epoch_record_t *record = pointer;
+    /* Deferred frees still queued on this record would otherwise wait for
+     * whichever thread recycles it. A thread exit is no request path. */
+    if (ck_pr_load_uint(&record->n_pending) != 0) {
+        ck_epoch_barrier(record);
+    }
     thread_record = NULL;
     TSAN_RELEASE(record);
     ck_epoch_unregister(record);
@@ -97,6 +108,191 @@ void weave_set_value_callbacks(weave_value_fn retain, weave_value_fn release) {
     value_release = release;
 }
 
+void weave_read_begin(void) {
+    ck_epoch_begin(record_acquire(), NULL);
+}
+
+void weave_read_end(void) {
+    TSAN_RELEASE(&global_epoch);
+    ck_epoch_end(thread_record, NULL);
+}
+
+/* ---- generation and the retire list ---------------------------------- */
+
+static uint64_t generation = 1;
+
+/* Every slot ever made, for the sweep; and whether any slot cached a box
+ * since the last sweep. */
+struct weave_slot {
+    void *word; /* box pointer | generation tag in the top 16 bits, or NULL */
+    uintptr_t key;
+    void *owner;
+    struct weave_slot *next;
+};
+static weave_slot_t *all_slots;
+static unsigned int slots_dirty;
+
+#define TAG_SHIFT 48
+#define TAG_MASK ((uintptr_t)0xffff)
+#define POINTER_MASK (((uintptr_t)1 << TAG_SHIFT) - 1)
+/* A sweep runs at least this often (in generations), so no cached box can
+ * live long enough for its 16-bit tag to match again. */
+#define FORCED_SWEEP_PERIOD 0x4000u
+
+static inline uintptr_t tag_of_generation(uint64_t g) { return (uintptr_t)(g & TAG_MASK); }
+static inline uintptr_t tag_of_word(uintptr_t w) { return (w >> TAG_SHIFT) & TAG_MASK; }
+static inline void *pointer_of_word(uintptr_t w) { return (void *)(w & POINTER_MASK); }
+
+/* Values retired by readers (stale boxes a refresh replaced), released by
+ * the next write after its grace period. A Treiber stack of small nodes. */
+struct retired {
+    void *value;
+    struct retired *next;
+};
+static struct retired *retire_head;
+
+void weave_retire(void *value) {
+    struct retired *node = malloc(sizeof(*node));
+    if (node == NULL) {
+        abort();
+    }
+    node->value = value;
+    struct retired *head;
+    do {
+        head = ck_pr_load_ptr(&retire_head);
+        node->next = head;
+        TSAN_RELEASE(node);
+    } while (!ck_pr_cas_ptr(&retire_head, head, node));
+}
+
+static bool advance_generation(void) {
+    uint64_t next = ck_pr_faa_64(&generation, 1) + 1;
+    return (next % FORCED_SWEEP_PERIOD) == 0;
+}
+
+uint64_t weave_generation(void) {
+    return ck_pr_load_64(&generation);
+}
+
+/* A released value collected by a write, released after its grace period. */
+struct release_list {
+    void **values;
+    size_t count;
+};
+
+/* Boxes whose tag is older than `current`'s (by less than half the tag
+ * space: a newer tag, from a write that raced this one, stays). */
+static inline bool tag_is_older(uintptr_t tag, uintptr_t current) {
+    uintptr_t distance = (current - tag) & TAG_MASK;
+    return distance != 0 && distance < 0x8000;
+}
+
+static struct retired *sweep_slots(uint64_t current, struct retired *list) {
+    uintptr_t current_tag = tag_of_generation(current);
+    for (weave_slot_t *slot = ck_pr_load_ptr(&all_slots); slot != NULL; slot = slot->next) {
+        TSAN_ACQUIRE(slot);
+        uintptr_t word = (uintptr_t)ck_pr_load_ptr(&slot->word);
+        if (word == 0 || !tag_is_older(tag_of_word(word), current_tag)) {
+            continue;
+        }
+        if (ck_pr_cas_ptr(&slot->word, (void *)word, NULL)) {
+            struct retired *node = malloc(sizeof(*node));
+            if (node == NULL) {
+                abort();
+            }
+            node->value = pointer_of_word(word);
+            node->next = list;
+            list = node;
+        }
+    }
+    return list;
+}
+
+/*
+ * The end of every write, called with no lock held: when the write unlinked
+ * values, or readers retired boxes, or slots cached values that may now be
+ * stale, wait one grace period, sweep stale boxes out of the slots and
+ * release all of it. Otherwise only poll for deferred table memory.
+ */
+static void finish_write(void **released, size_t count, bool force_sync) {
+    ck_epoch_record_t *record = record_acquire();
+    struct retired *retired = ck_pr_fas_ptr(&retire_head, NULL);
+    bool any_released = false;
+    for (size_t i = 0; i < count; i++) {
+        any_released |= released[i] != NULL;
+    }
+    if (!any_released && retired == NULL && !force_sync && ck_pr_load_uint(&slots_dirty) == 0) {
+        ck_epoch_poll(record);
+        return;
+    }
+    uint64_t current = ck_pr_load_64(&generation);
+    ck_epoch_barrier(record);
+    TSAN_ACQUIRE(&global_epoch);
+    /* Every box older than `current` goes, so a released instance cached
+     * by a slot is released here too. */
+    ck_pr_store_uint(&slots_dirty, 0);
+    ck_pr_fence_memory();
+    retired = sweep_slots(current, retired);
+    for (size_t i = 0; i < count; i++) {
+        if (released[i] != NULL) {
+            value_release(released[i]);
+        }
+    }
+    while (retired != NULL) {
+        struct retired *next = retired->next;
+        TSAN_ACQUIRE(retired);
+        value_release(retired->value);
+        free(retired);
+        retired = next;
+    }
+}
+
+void weave_generation_advance(void) {
+    pthread_once(&global_once, global_init);
+    bool forced = advance_generation();
+    finish_write(NULL, 0, forced);
+}
+
+/* Deferred release through the calling thread's epoch record. */
+struct deferred_value {
+    ck_epoch_entry_t entry;
+    void *value;
+};
+
+CK_EPOCH_CONTAINER(struct deferred_value, entry, deferred_value_of_entry)
+
+static void deferred_value_release(ck_epoch_entry_t *entry) {
+    TSAN_ACQUIRE(&global_epoch);
+    struct deferred_value *deferred = deferred_value_of_entry(entry);
+    value_release(deferred->value);
+    free(deferred);
+}
+
+void weave_defer_release(void *value) {
+    struct deferred_value *deferred = malloc(sizeof(*deferred));
+    if (deferred == NULL) {
+        abort();
+    }
+    deferred->value = value;
+    ck_epoch_record_t *record = record_acquire();
+    ck_epoch_call(record, &deferred->entry, deferred_value_release);
+    ck_epoch_poll(record);
+}
+
+size_t weave_debug_pending(void) {
+    size_t count = 0;
+    for (struct retired *node = ck_pr_load_ptr(&retire_head); node != NULL; node = node->next) {
+        count++;
+    }
+    ck_epoch_record_t *record = thread_record;
+    if (record != NULL) {
+        count += ck_pr_load_uint(&record->n_pending);
+    }
+    return count;
+}
+
+/* ---- the table ------------------------------------------------------- */
+
 /* Table memory carries an epoch entry in front so its free can be deferred. */
 struct deferred_block {
     ck_epoch_entry_t entry;
@@ -134,18 +330,11 @@ static struct ck_malloc table_allocator = {
 struct weave_node {
     uintptr_t key;
     void *value;
-    ck_epoch_entry_t entry;
     struct weave_node *unlinked_next; /* chains the nodes clear/destroy unlink */
 };
 
-CK_EPOCH_CONTAINER(struct weave_node, entry, node_of_entry)
-
-static void node_free(ck_epoch_entry_t *entry) {
-    TSAN_ACQUIRE(&global_epoch);
-    free(node_of_entry(entry));
-}
-
 #define HASH_SEED 0x9e3779b97f4a7c15UL
+#define INITIAL_CAPACITY 32
 
 static inline unsigned long key_hash(uintptr_t key) {
     /* Type metadata pointers are aligned and clustered: mix every bit. */
@@ -182,7 +371,7 @@ weave_registry_t *weave_registry_create(weave_registry_t *parent) {
         return NULL;
     }
     if (!ck_hs_init(&registry->table, CK_HS_MODE_OBJECT | CK_HS_MODE_SPMC, node_hash, node_equal,
-                    &table_allocator, 32, HASH_SEED)) {
+                    &table_allocator, INITIAL_CAPACITY, HASH_SEED)) {
         free(registry);
         return NULL;
     }
@@ -191,33 +380,36 @@ weave_registry_t *weave_registry_create(weave_registry_t *parent) {
     return registry;
 }
 
-/* Must run inside a read section. */
-static inline void *lookup(weave_registry_t *registry, uintptr_t key, bool search_parents) {
+/* Must run inside a read section, or under the registry's write lock. */
+static inline void *lookup_one(weave_registry_t *registry, uintptr_t key, unsigned long hash) {
     struct weave_node probe = {.key = key};
+    struct weave_node *node = ck_hs_get(&registry->table, hash, &probe);
+    if (node == NULL) {
+        return NULL;
+    }
+    void *value = ck_pr_load_ptr(&node->value);
+    TSAN_ACQUIRE(node);
+    return value;
+}
+
+static inline void *lookup(weave_registry_t *registry, uintptr_t key, bool search_parents) {
     unsigned long hash = key_hash(key);
     for (; registry != NULL; registry = search_parents ? registry->parent : NULL) {
-        struct weave_node *node = ck_hs_get(&registry->table, hash, &probe);
-        if (node != NULL) {
-            void *value = ck_pr_load_ptr(&node->value);
-            TSAN_ACQUIRE(node);
+        void *value = lookup_one(registry, key, hash);
+        if (value != NULL) {
             return value;
         }
     }
     return NULL;
 }
 
-static inline void *lookup_retained(weave_registry_t *registry, uintptr_t key, bool search_parents) {
+static void *get_retained(weave_registry_t *registry, uintptr_t key, bool search_parents) {
+    ck_epoch_record_t *record = record_acquire();
+    ck_epoch_begin(record, NULL);
     void *value = lookup(registry, key, search_parents);
     if (value != NULL) {
         value_retain(value);
     }
-    return value;
-}
-
-static void *get_retained(weave_registry_t *registry, uintptr_t key, bool search_parents) {
-    ck_epoch_record_t *record = record_acquire();
-    ck_epoch_begin(record, NULL);
-    void *value = lookup_retained(registry, key, search_parents);
     TSAN_RELEASE(&global_epoch);
     ck_epoch_end(record, NULL);
     return value;
@@ -231,16 +423,44 @@ void *weave_registry_get_local(weave_registry_t *registry, uintptr_t key) {
     return get_retained(registry, key, false);
 }
 
-/* Runs the deferred frees queued by this thread, then releases the values
- * that were unlinked; always called with no lock held. */
-static void finish_write(void **released, size_t count) {
-    ck_epoch_barrier(record_acquire());
-    TSAN_ACQUIRE(&global_epoch);
-    for (size_t i = 0; i < count; i++) {
-        if (released[i] != NULL) {
-            value_release(released[i]);
+void *weave_registry_get_locked(weave_registry_t *registry, uintptr_t key) {
+    unsigned long hash = key_hash(key);
+    for (; registry != NULL; registry = registry->parent) {
+        pthread_mutex_lock(&registry->write_lock);
+        void *value = lookup_one(registry, key, hash);
+        if (value != NULL) {
+            value_retain(value);
+        }
+        pthread_mutex_unlock(&registry->write_lock);
+        if (value != NULL) {
+            return value;
         }
     }
+    return NULL;
+}
+
+void *weave_registry_peek(weave_registry_t *registry, uintptr_t key) {
+    ck_epoch_begin(record_acquire(), NULL);
+    return lookup(registry, key, true);
+}
+
+/* Inserts a new node for key; the write lock is held. */
+static bool insert_node(weave_registry_t *registry, uintptr_t key, unsigned long hash, void *value) {
+    struct weave_node *node = malloc(sizeof(*node));
+    if (node == NULL) {
+        return false;
+    }
+    node->key = key;
+    node->value = value;
+    node->unlinked_next = NULL;
+    /* The node's fields must be visible before the node is. */
+    ck_pr_fence_store();
+    TSAN_RELEASE(node);
+    if (!ck_hs_put(&registry->table, hash, node)) {
+        free(node);
+        return false;
+    }
+    return true;
 }
 
 bool weave_registry_set(weave_registry_t *registry, uintptr_t key, void *value) {
@@ -254,67 +474,70 @@ bool weave_registry_set(weave_registry_t *registry, uintptr_t key, void *value) 
         previous = node->value;
         TSAN_RELEASE(node);
         ck_pr_store_ptr(&node->value, value);
-    } else {
-        node = malloc(sizeof(*node));
-        if (node == NULL) {
-            pthread_mutex_unlock(&registry->write_lock);
-            return false;
-        }
-        node->key = key;
-        node->value = value;
-        /* The store of the node's fields must be visible before the node is. */
-        ck_pr_fence_store();
-        TSAN_RELEASE(node);
-        if (!ck_hs_put(&registry->table, hash, node)) {
-            pthread_mutex_unlock(&registry->write_lock);
-            free(node);
-            finish_write(NULL, 0);
-            return false;
-        }
+    } else if (!insert_node(registry, key, hash, value)) {
+        pthread_mutex_unlock(&registry->write_lock);
+        finish_write(NULL, 0, false);
+        return false;
     }
     pthread_mutex_unlock(&registry->write_lock);
-    finish_write(&previous, 1);
+    bool forced = advance_generation();
+    finish_write(&previous, 1, forced);
     return true;
 }
 
-bool weave_registry_replace_if(weave_registry_t *registry, uintptr_t key, void *expected, void *value) {
-    struct weave_node probe = {.key = key};
-    bool replaced = false;
-
+void *weave_registry_put_if_absent(weave_registry_t *registry, uintptr_t key, void *value) {
+    unsigned long hash = key_hash(key);
     pthread_mutex_lock(&registry->write_lock);
-    struct weave_node *node = ck_hs_get(&registry->table, key_hash(key), &probe);
-    if (node != NULL && node->value == expected) {
-        TSAN_RELEASE(node);
-        ck_pr_store_ptr(&node->value, value);
-        replaced = true;
+    void *present = lookup_one(registry, key, hash);
+    if (present != NULL) {
+        value_retain(present);
+    } else if (!insert_node(registry, key, hash, value)) {
+        abort();
     }
     pthread_mutex_unlock(&registry->write_lock);
-    if (replaced) {
-        finish_write(&expected, 1);
+    if (present == NULL) {
+        ck_epoch_poll(record_acquire());
     }
-    return replaced;
+    return present;
+}
+
+static void *remove_locked(weave_registry_t *registry, uintptr_t key, void *expected, bool check) {
+    struct weave_node probe = {.key = key};
+    unsigned long hash = key_hash(key);
+    struct weave_node *node = ck_hs_get(&registry->table, hash, &probe);
+    if (node == NULL || (check && node->value != expected)) {
+        return NULL;
+    }
+    ck_hs_remove(&registry->table, hash, &probe);
+    /* Tombstones lengthen probes; compact once they outnumber live keys. */
+    if (++registry->removals_since_gc > 64 + ck_hs_count(&registry->table)) {
+        ck_hs_gc(&registry->table, 0, 0);
+        registry->removals_since_gc = 0;
+    }
+    return node;
+}
+
+static bool remove_and_finish(weave_registry_t *registry, uintptr_t key, void *expected, bool check) {
+    pthread_mutex_lock(&registry->write_lock);
+    struct weave_node *node = remove_locked(registry, key, expected, check);
+    pthread_mutex_unlock(&registry->write_lock);
+    if (node == NULL) {
+        return false;
+    }
+    bool forced = advance_generation();
+    void *values[2] = {node->value, NULL};
+    /* The node itself is freed with the value, after the same grace period. */
+    finish_write(values, 1, forced);
+    free(node);
+    return true;
 }
 
 bool weave_registry_remove(weave_registry_t *registry, uintptr_t key) {
-    struct weave_node probe = {.key = key};
-    void *previous = NULL;
+    return remove_and_finish(registry, key, NULL, false);
+}
 
-    pthread_mutex_lock(&registry->write_lock);
-    struct weave_node *node = ck_hs_remove(&registry->table, key_hash(key), &probe);
-    if (node != NULL) {
-        previous = node->value;
-        ck_epoch_call(record_acquire(), &node->entry, node_free);
-        /* Tombstones lengthen probes; compact once they outnumber live keys. */
-        if (++registry->removals_since_gc > 64 + ck_hs_count(&registry->table)) {
-            ck_hs_gc(&registry->table, 0, 0);
-            registry->removals_since_gc = 0;
-        }
-    }
-    pthread_mutex_unlock(&registry->write_lock);
-    if (node != NULL) {
-        finish_write(&previous, 1);
-    }
-    return node != NULL;
+bool weave_registry_remove_if(weave_registry_t *registry, uintptr_t key, void *expected) {
+    return remove_and_finish(registry, key, expected, true);
 }
 
 /* Unlinks every node into a list threaded through the nodes themselves, so
@@ -334,11 +557,8 @@ static struct weave_node *unlink_all(weave_registry_t *registry, size_t *count) 
     return list;
 }
 
-/* Once no reader can see them: release each value, free each node. Called
- * with no lock held. */
+/* Releases each value and frees each node; the grace period is over. */
 static void release_unlinked(struct weave_node *list) {
-    ck_epoch_barrier(record_acquire());
-    TSAN_ACQUIRE(&global_epoch);
     while (list != NULL) {
         struct weave_node *next = list->unlinked_next;
         value_release(list->value);
@@ -351,14 +571,16 @@ size_t weave_registry_clear(weave_registry_t *registry) {
     size_t count = 0;
     pthread_mutex_lock(&registry->write_lock);
     struct weave_node *list = unlink_all(registry, &count);
-    if (!ck_hs_reset(&registry->table)) {
-        /* No memory for a fresh table: empty this one in place. */
+    /* A fresh table of the initial size: the memory of a large one comes back. */
+    if (!ck_hs_reset_size(&registry->table, INITIAL_CAPACITY)) {
         for (struct weave_node *node = list; node != NULL; node = node->unlinked_next) {
             ck_hs_remove(&registry->table, key_hash(node->key), node);
         }
     }
     registry->removals_since_gc = 0;
     pthread_mutex_unlock(&registry->write_lock);
+    advance_generation();
+    finish_write(NULL, 0, true);
     release_unlinked(list);
     return count;
 }
@@ -414,22 +636,29 @@ void weave_registry_destroy(weave_registry_t *registry) {
     pthread_mutex_lock(&registry->write_lock);
     struct weave_node *list = unlink_all(registry, &count);
     pthread_mutex_unlock(&registry->write_lock);
-    /* A reader that reached this registry through the live pointer may still
-     * be inside its section: nothing it can see is freed before this. */
-    ck_epoch_synchronize(record_acquire());
-    TSAN_ACQUIRE(&global_epoch);
+    /* A reader that reached this registry through the live pointer or a
+     * child may still be inside its section: nothing it can see is freed
+     * before this. */
+    finish_write(NULL, 0, true);
     ck_hs_destroy(&registry->table);
     pthread_mutex_destroy(&registry->write_lock);
     free(registry);
     release_unlinked(list);
 }
 
+/* ---- the live registry ----------------------------------------------- */
+
 static weave_registry_t *live_registry;
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void weave_live_set(weave_registry_t *registry) {
+    pthread_once(&global_once, global_init);
+    pthread_mutex_lock(&live_lock);
     TSAN_RELEASE(&live_registry);
     ck_pr_store_ptr(&live_registry, registry);
-    ck_epoch_synchronize(record_acquire());
+    pthread_mutex_unlock(&live_lock);
+    advance_generation();
+    finish_write(NULL, 0, true);
 }
 
 void *weave_live_get(uintptr_t key) {
@@ -437,9 +666,20 @@ void *weave_live_get(uintptr_t key) {
     ck_epoch_begin(record, NULL);
     weave_registry_t *registry = ck_pr_load_ptr(&live_registry);
     TSAN_ACQUIRE(&live_registry);
-    void *value = registry == NULL ? NULL : lookup_retained(registry, key, true);
+    void *value = registry == NULL ? NULL : lookup(registry, key, true);
+    if (value != NULL) {
+        value_retain(value);
+    }
     TSAN_RELEASE(&global_epoch);
     ck_epoch_end(record, NULL);
+    return value;
+}
+
+void *weave_live_get_locked(uintptr_t key) {
+    pthread_mutex_lock(&live_lock);
+    weave_registry_t *registry = live_registry;
+    void *value = registry == NULL ? NULL : weave_registry_get_locked(registry, key);
+    pthread_mutex_unlock(&live_lock);
     return value;
 }
 
@@ -450,81 +690,84 @@ void *weave_live_peek(uintptr_t key) {
     return registry == NULL ? NULL : lookup(registry, key, true);
 }
 
-void *weave_registry_peek(weave_registry_t *registry, uintptr_t key) {
-    ck_epoch_begin(record_acquire(), NULL);
-    return lookup(registry, key, true);
+/* ---- injection slots ------------------------------------------------- */
+
+#define SLOT_INDEX_SIZE 4096u
+static weave_slot_t *slot_index[SLOT_INDEX_SIZE];
+
+static inline size_t slot_bucket(uintptr_t key) {
+    return (size_t)(key_hash(key) & (SLOT_INDEX_SIZE - 1));
 }
 
-void weave_read_end(void) {
-    TSAN_RELEASE(&global_epoch);
-    ck_epoch_end(thread_record, NULL);
+void *weave_slot_find(uintptr_t key) {
+    weave_slot_t *slot = ck_pr_load_ptr(&slot_index[slot_bucket(key)]);
+    TSAN_ACQUIRE(slot); /* publish's release: the owner and key are set */
+    return slot != NULL && slot->key == key ? slot->owner : NULL;
 }
 
-struct cell_snapshot {
-    uint64_t generation;
-    void *value;
-    ck_epoch_entry_t entry;
-};
+void weave_slot_publish(weave_slot_t *slot, void *owner) {
+    slot->owner = owner;
+    TSAN_RELEASE(slot);
+    ck_pr_store_ptr(&slot_index[slot_bucket(slot->key)], slot);
+}
 
-struct weave_cell {
-    struct cell_snapshot *current;
-};
-
-weave_cell_t *weave_cell_create(void) {
+weave_slot_t *weave_slot_create(uintptr_t key) {
     pthread_once(&global_once, global_init);
-    return calloc(1, sizeof(weave_cell_t));
-}
-
-static void cell_retire(struct cell_snapshot *snapshot) {
-    if (snapshot == NULL) {
-        return;
+    weave_slot_t *slot = calloc(1, sizeof(*slot));
+    if (slot == NULL) {
+        abort();
     }
-    ck_epoch_synchronize(record_acquire());
-    TSAN_ACQUIRE(&global_epoch);
-    value_release(snapshot->value);
-    free(snapshot);
+    slot->key = key;
+    weave_slot_t *head;
+    do {
+        head = ck_pr_load_ptr(&all_slots);
+        slot->next = head;
+        ck_pr_fence_store();
+        TSAN_RELEASE(slot);
+    } while (!ck_pr_cas_ptr(&all_slots, head, slot));
+    return slot;
 }
 
-void weave_cell_destroy(weave_cell_t *cell) {
-    if (cell == NULL) {
-        return;
+void *weave_slot_peek(weave_slot_t *slot) {
+    ck_epoch_begin(record_acquire(), NULL);
+    uint64_t current = ck_pr_load_64(&generation);
+    uintptr_t word = (uintptr_t)ck_pr_load_ptr(&slot->word);
+    if (word == 0 || tag_of_word(word) != tag_of_generation(current)) {
+        return NULL;
     }
-    cell_retire(ck_pr_fas_ptr(&cell->current, NULL));
-    free(cell);
+    void *box = pointer_of_word(word);
+    TSAN_ACQUIRE(box);
+    return box;
 }
 
-void *weave_cell_load(weave_cell_t *cell, uint64_t generation) {
+bool weave_slot_install(weave_slot_t *slot, uint64_t expected, void *box) {
+    uintptr_t pointer = (uintptr_t)box;
+    if ((pointer & ~POINTER_MASK) != 0) {
+        return false; /* an address the tag would clobber: never cache it */
+    }
     ck_epoch_record_t *record = record_acquire();
-    void *value = NULL;
+    bool installed = false;
+    void *stale = NULL;
     ck_epoch_begin(record, NULL);
-    struct cell_snapshot *snapshot = ck_pr_load_ptr(&cell->current);
-    TSAN_ACQUIRE(snapshot);
-    if (snapshot != NULL && snapshot->generation == generation) {
-        value = snapshot->value;
-        value_retain(value);
+    if (ck_pr_load_64(&generation) == expected) {
+        uintptr_t word = (uintptr_t)ck_pr_load_ptr(&slot->word);
+        uintptr_t tagged = pointer | (tag_of_generation(expected) << TAG_SHIFT);
+        if (word == 0 || tag_of_word(word) != tag_of_generation(expected)) {
+            TSAN_RELEASE(box);
+            if (ck_pr_cas_ptr(&slot->word, (void *)word, (void *)tagged)) {
+                installed = true;
+                stale = word == 0 ? NULL : pointer_of_word(word);
+                /* Inside the section: a write that advances the generation
+                 * after this waits for it, then sees the flag. */
+                ck_pr_store_uint(&slots_dirty, 1);
+            }
+        }
     }
     TSAN_RELEASE(&global_epoch);
     ck_epoch_end(record, NULL);
-    return value;
-}
-
-void *weave_cell_peek(weave_cell_t *cell, uint64_t generation) {
-    ck_epoch_begin(record_acquire(), NULL);
-    struct cell_snapshot *snapshot = ck_pr_load_ptr(&cell->current);
-    TSAN_ACQUIRE(snapshot);
-    return snapshot != NULL && snapshot->generation == generation ? snapshot->value : NULL;
-}
-
-void weave_cell_store(weave_cell_t *cell, uint64_t generation, void *value) {
-    struct cell_snapshot *snapshot = malloc(sizeof(*snapshot));
-    if (snapshot == NULL) {
-        /* A cache that cannot grow simply stays empty. */
-        value_release(value);
-        return;
+    if (stale != NULL) {
+        /* A reader that loaded the old generation may still read it. */
+        weave_retire(stale);
     }
-    snapshot->generation = generation;
-    snapshot->value = value;
-    ck_pr_fence_store();
-    TSAN_RELEASE(snapshot);
-    cell_retire(ck_pr_fas_ptr(&cell->current, snapshot));
+    return installed;
 }

@@ -10,12 +10,13 @@ extern "C" {
 #endif
 
 /*
- * A map from a type key (the pointer bits of a Swift ObjectIdentifier) to an
- * opaque reference-counted value. Reads take no lock and may run on any number
- * of threads; writes are serialised per registry. A value that is replaced or
- * removed is released only after every reader that could still see it has
- * left its read section, and never while a registry lock is held, so the
- * value's deinit may call back into any registry.
+ * The one store of registrations: a map from a type key (the pointer bits of
+ * a Swift ObjectIdentifier) to an opaque reference-counted value (a registry
+ * entry). Reads take no lock and may run on any number of threads; writes
+ * are serialised per registry. A value that is replaced or removed is
+ * released only after every reader that could still see it has left its
+ * read section, and never while a registry lock is held, so the value's
+ * deinit may call back into any registry.
  */
 typedef struct weave_registry weave_registry_t;
 
@@ -32,26 +33,35 @@ weave_registry_t *weave_registry_create(weave_registry_t *parent);
 /* No reader may use the registry once this is called; releases every value. */
 void weave_registry_destroy(weave_registry_t *registry);
 
-/* Returns the value for key (searching parents), already retained, or NULL. */
+/* Lock-free: the value for key (searching parents), already retained, or NULL. */
 void *weave_registry_get(weave_registry_t *registry, uintptr_t key);
 
 /* Same as get, without searching parents. */
 void *weave_registry_get_local(weave_registry_t *registry, uintptr_t key);
+
+/* The baseline read: the same table, read under each registry's writer lock
+ * instead of inside an epoch section. Retained, or NULL. */
+void *weave_registry_get_locked(weave_registry_t *registry, uintptr_t key);
 
 /* Inserts or replaces. Takes over one reference to value. The previous value,
  * if any, is released after a grace period. Returns false (and releases
  * nothing, keeping the caller's reference) only when memory is exhausted. */
 bool weave_registry_set(weave_registry_t *registry, uintptr_t key, void *value);
 
-/* Replaces the value only while it is still `expected`. Takes over value's
- * reference only on success. */
-bool weave_registry_replace_if(weave_registry_t *registry, uintptr_t key,
-                               void *expected, void *value);
+/* Inserts only when key is absent here: returns NULL after taking over the
+ * reference to value, or the present value, retained, leaving value to the
+ * caller. Never waits for a grace period and does not advance the generation
+ * (nothing a reader saw changes). Aborts when memory is exhausted. */
+void *weave_registry_put_if_absent(weave_registry_t *registry, uintptr_t key, void *value);
 
 /* Removes key; returns whether it was present. */
 bool weave_registry_remove(weave_registry_t *registry, uintptr_t key);
 
-/* Removes every key; returns how many there were. */
+/* Removes key only while its value is still `expected`. */
+bool weave_registry_remove_if(weave_registry_t *registry, uintptr_t key, void *expected);
+
+/* Removes every key; returns how many there were. Table memory shrinks back
+ * to its initial size. */
 size_t weave_registry_clear(weave_registry_t *registry);
 
 size_t weave_registry_count(weave_registry_t *registry);
@@ -61,11 +71,12 @@ size_t weave_registry_count(weave_registry_t *registry);
 void weave_registry_each(weave_registry_t *registry, void *context,
                          bool (*body)(void *context, uintptr_t key, void *value));
 
-/* The process-wide registry that unqualified lookups go to. Swapping waits
- * for a grace period, so once set returns the previous registry may be
- * destroyed. */
+/* The process-wide registry that unqualified lookups go to. Setting waits for
+ * a grace period, so once it returns the previous registry may be destroyed. */
 void weave_live_set(weave_registry_t *registry);
 void *weave_live_get(uintptr_t key);
+/* The baseline form of weave_live_get (see weave_registry_get_locked). */
+void *weave_live_get_locked(uintptr_t key);
 
 /*
  * The read-section forms used by Swift's hot paths: they return the value
@@ -76,20 +87,63 @@ void *weave_live_get(uintptr_t key);
  */
 void *weave_live_peek(uintptr_t key);
 void *weave_registry_peek(weave_registry_t *registry, uintptr_t key);
+void weave_read_begin(void);
 void weave_read_end(void);
 
 /*
- * A cell caches one value stamped with a generation number. load returns the
- * value retained when the stamp matches, NULL otherwise. store takes over one
- * reference to value; the value it replaces is released after a grace period.
+ * The generation: advanced by every write that can change what a lookup
+ * returns (set, remove, clear, live swap) and by weave_generation_advance.
+ * A value cached at generation g is valid while the generation is still g.
  */
-typedef struct weave_cell weave_cell_t;
-weave_cell_t *weave_cell_create(void);
-void weave_cell_destroy(weave_cell_t *cell);
-void *weave_cell_load(weave_cell_t *cell, uint64_t generation);
-void weave_cell_store(weave_cell_t *cell, uint64_t generation, void *value);
-/* The read-section form of weave_cell_load (see weave_live_peek). */
-void *weave_cell_peek(weave_cell_t *cell, uint64_t generation);
+uint64_t weave_generation(void);
+/* Advances the generation and, like every write, releases what was retired,
+ * after a grace period. For changes outside the registries (the injection
+ * context). */
+void weave_generation_advance(void);
+
+/*
+ * Injection slots: one per injection key (a key path, an InjectedKey type or
+ * a value type), shared by every property that reads that key, so a property
+ * stores a pointer and nothing else. A slot caches one value (a box) tagged
+ * with the generation it was read at. Slots are never freed.
+ *
+ * Safety: a reader dereferences a box only inside a read section and only
+ * when its tag matches the generation it loaded inside that section. A box is
+ * released only by a write, after the generation has moved past its tag and
+ * a grace period has passed, so a write that removes a registration releases
+ * every cached copy of it before it returns (a deinit runs at once), and no
+ * read, object construction or destruction ever waits.
+ */
+typedef struct weave_slot weave_slot_t;
+
+/* The owner published for key, or NULL. No lock, no read section: slots and
+ * their owners are immortal. */
+void *weave_slot_find(uintptr_t key);
+/* Creates the slot for key, not yet findable. Callers serialise creation per
+ * key. */
+weave_slot_t *weave_slot_create(uintptr_t key);
+/* Sets the slot's owner (kept, not retained: it must live forever) and makes
+ * the slot findable; again after an index collision evicted it. */
+void weave_slot_publish(weave_slot_t *slot, void *owner);
+/* Enters a read section (always) and returns the cached box when it is
+ * current, else NULL. Copy out of the box, then call weave_read_end. */
+void *weave_slot_peek(weave_slot_t *slot);
+/* Caches box (taking over one reference) when the generation is still
+ * `generation` and no current box is cached; returns whether it did. On false
+ * the caller keeps its reference. */
+bool weave_slot_install(weave_slot_t *slot, uint64_t generation, void *box);
+
+/* Releases value once no reader can still see it: the next write does it
+ * after its grace period. For values that carry no registration (see
+ * weave_defer_release), prefer that. */
+void weave_retire(void *value);
+/* Releases value after a grace period, without waiting now: the calling
+ * thread's epoch record dispatches it on a later poll. */
+void weave_defer_release(void *value);
+
+/* Test support: how many values wait in the retire list and in this thread's
+ * deferred list. */
+size_t weave_debug_pending(void);
 
 #ifdef __cplusplus
 }

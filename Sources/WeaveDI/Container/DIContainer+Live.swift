@@ -12,10 +12,9 @@ public actor DIContainerActor {
     public static let shared = DIContainerActor()
 }
 
-/// The container that unqualified lookups use. The C side keeps a raw
-/// pointer to its registry for the lock-free path; swapping waits for a
-/// grace period so the old one can be freed safely.
-@usableFromInline
+/// The container object behind `WeaveDI.Container.live`, for registration.
+/// Reads never come here: `Resolver` reads the C side's live pointer, which
+/// `replace` swaps (waiting for a grace period, so the old registry can go).
 enum LiveContainer {
     private static let storage: Locked<DIContainer> = {
         let initial = DIContainer()
@@ -23,7 +22,6 @@ enum LiveContainer {
         return Locked(initial)
     }()
 
-    @usableFromInline
     static var current: DIContainer {
         storage.withLock { $0 }
     }
@@ -33,31 +31,10 @@ enum LiveContainer {
             let previous = live
             live = container
             weave_live_set(container.registry.handle)
-            RegistryGeneration.advance()
             return previous
         }
+        // The old container (and its instances) may deinit here, unlocked.
         _ = previous
-    }
-
-    /// Resolves from the live container by the selected backend.
-    @inlinable @inline(__always)
-    static func resolve<T>(_ type: T.Type) throws(DIError) -> T {
-        if UnifiedRegistry.optimized.load(ordering: .relaxed) {
-            switch PeekedEntry<T>(peeked: weave_live_peek(typeKey(type))) {
-            case .value(let value):
-                return value
-            case .lazy(let entry):
-                return try current.registry.buildInstance(from: entry)
-            case .missing:
-                throw DIError.missing(type)
-            }
-        }
-        return try current.registry.resolve(type)
-    }
-
-    /// The live container's entry for `type`, by the selected backend.
-    static func entry<T>(_ type: T.Type) -> AnyRegistryEntry? {
-        current.registry.entry(type)
     }
 }
 

@@ -27,13 +27,13 @@ public final class DIContainer: @unchecked Sendable {
     @discardableResult
     public func register<T: Sendable>(_ type: T.Type, factory: @escaping @Sendable () -> T) -> T {
         let instance = factory()
-        registry.set(FixedEntry<T>(instance, factory: factory), for: type)
+        registry.set(FixedEntry<T>(instance, factory: factory), forKey: typeKey(type))
         DILog.registered(type, scope: nil)
         return instance
     }
 
     public func register<T: Sendable>(_ type: T.Type, instance: T) {
-        registry.set(FixedEntry<T>(instance, factory: nil), for: type)
+        registry.set(FixedEntry<T>(instance, factory: nil), forKey: typeKey(type))
         DILog.registered(type, scope: nil)
     }
 
@@ -44,7 +44,7 @@ public final class DIContainer: @unchecked Sendable {
         scope: ProvideScope,
         factory: @escaping @Sendable () -> T
     ) {
-        registry.set(LazyEntry<T>(scope: scope, factory: factory), for: type)
+        registry.set(LazyEntry<T>(scope: scope, factory: factory), forKey: typeKey(type))
         DILog.registered(type, scope: scope)
     }
 
@@ -52,12 +52,15 @@ public final class DIContainer: @unchecked Sendable {
     /// building it met a dependency cycle.
     @inlinable
     public func resolve<T: Sendable>(_ type: T.Type) -> T? {
-        try? registry.resolve(type)
+        (try? Resolver.resolve(type, in: registry))??.value
     }
 
     public func resolveThrowing<T: Sendable>(_ type: T.Type) throws(DIError) -> T {
-        do {
-            return try registry.resolve(type)
+        do throws(DIError) {
+            guard let resolution = try Resolver.resolve(type, in: registry) else {
+                throw DIError.missing(type)
+            }
+            return resolution.value
         } catch {
             DILog.failure(error)
             throw error
@@ -74,7 +77,7 @@ public final class DIContainer: @unchecked Sendable {
 
     /// Whether `type` has a registration here or in a parent.
     public func isRegistered<T>(_ type: T.Type) -> Bool {
-        registry.anyEntry(forKey: typeKey(type)) != nil
+        Resolver.entry(type, in: registry) != nil
     }
 
     /// The number of types registered in this container (not its parents).

@@ -50,7 +50,10 @@ public enum UnifiedDI {
     /// `.circularDependency` with the chain.
     @inlinable
     public static func resolveThrowing<T: Sendable>(_ type: T.Type) throws(DIError) -> T {
-        try LiveContainer.resolve(type)
+        guard let resolution = try Resolver.resolve(type, in: nil) else {
+            throw DIError.missing(type)
+        }
+        return resolution.value
     }
 
     public static func resolveAsync<T: Sendable>(_ type: T.Type) async -> T? {

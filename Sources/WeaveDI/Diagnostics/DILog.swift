@@ -9,18 +9,26 @@ public enum DILog {
     /// (default `.info`: registrations and misses are `.debug`, cycles `.error`).
     public static var logger: Logger {
         get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
+        set {
+            storage.withLock { $0 = newValue }
+            debugEnabled.store(newValue.logLevel <= .debug, ordering: .relaxed)
+        }
     }
 
     private static let storage = Locked(Logger(label: "WeaveDI"))
+    /// Mirrors the logger's level, so a miss (the normal case for a key
+    /// with a default) costs one atomic load when debug logging is off.
+    private static let debugEnabled = Atomic<Bool>(Logger(label: "WeaveDI").logLevel <= .debug)
 
     static func registered(_ type: Any.Type, scope: ProvideScope?) {
+        guard debugEnabled.load(ordering: .relaxed) else { return }
         let logger = logger
         guard logger.logLevel <= .debug else { return }
         logger.debug("registered \(typeName(type))", metadata: ["scope": "\(scope.map { "\($0)" } ?? "eager")"])
     }
 
     static func miss(_ type: Any.Type) {
+        guard debugEnabled.load(ordering: .relaxed) else { return }
         let logger = logger
         guard logger.logLevel <= .debug else { return }
         logger.debug("no registration for \(typeName(type))")

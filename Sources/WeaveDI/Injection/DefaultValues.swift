@@ -3,42 +3,76 @@ import Synchronization
 /// Each key's default (live, test or preview value) is evaluated once per
 /// context and then shared, as swift-dependencies does: a computed
 /// `liveValue` does not hand out a new instance per read. Kept apart from the
-/// container, so `UnifiedDI.releaseAll()` never disturbs it.
+/// container, so `UnifiedDI.releaseAll()` never disturbs it. Stored in two
+/// C tables of their own (by key, and by value type for `@Injected var x: T`),
+/// so reading a default takes no lock either.
 enum DefaultValues {
-    private struct Cache {
-        var byKey: [ObjectIdentifier: any Sendable] = [:]
-        /// The defaults seen so far, by value type, for `@Injected var x: T`.
-        var byValueType: [ObjectIdentifier: any Sendable] = [:]
-    }
-
-    private static let cache = Locked(Cache())
+    private static let byKey = Registry(parent: nil)
+    private static let byValueType = Registry(parent: nil)
+    /// Advanced by every context change, before the tables are emptied: an
+    /// evaluation that started under the previous context sees it moved and
+    /// withdraws what it stored.
+    private static let contextEpoch = Atomic<UInt64>(0)
 
     static func value<K: InjectedKey>(for key: K.Type) -> K.Value {
-        if let cached = cache.withLock({ $0.byKey[ObjectIdentifier(key)] }) {
-            return cached as! K.Value
+        if let cached = cachedValue(K.Value.self, in: byKey, key: typeKey(K.self)) {
+            return cached
         }
-        // Evaluated outside the lock: a default may read other injected values.
-        let fresh: K.Value
-        switch InjectedValues.context {
-        case .live: fresh = K.liveValue
-        case .test: fresh = K.testValue
-        case .preview: fresh = K.previewValue
-        }
-        return cache.withLock { cache in
-            if let winner = cache.byKey[ObjectIdentifier(key)] {
-                return winner as! K.Value
+        let epoch = contextEpoch.load(ordering: .sequentiallyConsistent)
+        // Evaluated outside any lock and section: a default may read other
+        // injected values. A default that reads itself, directly or through
+        // others, stops here naming the keys instead of overflowing the stack.
+        let fresh: K.Value = DefaultEvaluation.run(K.self) {
+            switch InjectedValues.context {
+            case .live: return K.liveValue
+            case .test: return K.testValue
+            case .preview: return K.previewValue
             }
-            cache.byKey[ObjectIdentifier(key)] = fresh
-            cache.byValueType[ObjectIdentifier(K.Value.self)] = fresh
-            return fresh
         }
+        let entry = FixedEntry<K.Value>(fresh, factory: nil)
+        if let winner = byKey.putIfAbsent(entry, forKey: typeKey(K.self)) {
+            return winner.fixed(K.Value.self).value
+        }
+        _ = byValueType.putIfAbsent(entry, forKey: typeKey(K.Value.self))
+        if contextEpoch.load(ordering: .sequentiallyConsistent) != epoch {
+            byKey.remove(typeKey(K.self), ifStill: entry)
+            byValueType.remove(typeKey(K.Value.self), ifStill: entry)
+        }
+        return fresh
     }
 
+    /// A default of value type `T` already evaluated, whichever key it was.
     static func value<T>(ofType type: T.Type) -> T? {
-        cache.withLock { $0.byValueType[ObjectIdentifier(type)] } as? T
+        cachedValue(type, in: byValueType, key: typeKey(type))
+    }
+
+    private static func cachedValue<T>(_ type: T.Type, in table: Registry, key: TypeKey) -> T? {
+        (try? Resolver.resolve(type, key: key, in: table))??.value
     }
 
     static func reset() {
-        cache.withLock { $0 = Cache() }
+        contextEpoch.add(1, ordering: .sequentiallyConsistent)
+        byKey.removeAll()
+        byValueType.removeAll()
+    }
+}
+
+/// The keys whose defaults the current thread is evaluating.
+enum DefaultEvaluation {
+    static func run<K: InjectedKey>(_ key: K.Type, _ body: () -> K.Value) -> K.Value {
+        let context = ResolutionContext.current
+        let marker = ObjectIdentifier(K.self)
+        if let start = context.evaluatingDefaults.firstIndex(where: { $0.id == marker }) {
+            let chain = (context.evaluatingDefaults[start...].map(\.name) + [typeName(K.self)])
+                .joined(separator: " -> ")
+            fatalError(
+                "WeaveDI: the default of \(typeName(K.self)) reads itself: \(chain). "
+                    + "An InjectedKey's liveValue/testValue/previewValue must not read a key "
+                    + "whose default reads it back; register one of them instead."
+            )
+        }
+        context.evaluatingDefaults.append((marker, typeName(K.self)))
+        defer { context.evaluatingDefaults.removeLast() }
+        return body()
     }
 }

@@ -14,6 +14,9 @@ public struct InjectedValues: Sendable {
     private var byKey: [ObjectIdentifier: Override] = [:]
     private var byValueType: [ObjectIdentifier: any Sendable] = [:]
     private var scopeTokens: [OverrideScopeToken] = []
+    /// Set only on the copy that a cached `@Injected` read evaluates: the
+    /// reads made through it say there whether their results may be cached.
+    var readRecord: ReadRecord?
 
     init() {}
 
@@ -33,11 +36,20 @@ public struct InjectedValues: Sendable {
 
     public subscript<K: InjectedKey>(_ key: K.Type) -> K.Value {
         get {
-            if let override = byKey[ObjectIdentifier(key)] {
+            if !byKey.isEmpty, let override = byKey[ObjectIdentifier(key)] {
+                readRecord?.cacheable = false
                 return override.value as! K.Value
             }
-            if let registered = DIContainer.live.resolve(K.Value.self) {
-                return registered
+            do {
+                if let resolution = try Resolver.resolve(K.Value.self, in: nil) {
+                    readRecord?.note(resolution)
+                    return resolution.value
+                }
+            } catch {
+                // A cycle or a task-scoped registration outside a scope: the
+                // registration cannot serve this read; the default does.
+                DILog.failure(error)
+                readRecord?.cacheable = false
             }
             return DefaultValues.value(for: key)
         }
@@ -51,10 +63,22 @@ public struct InjectedValues: Sendable {
 
     /// An override whose value has type `T`, whichever key set it.
     func overriddenValue<T>(ofType type: T.Type) -> T? {
-        byValueType[ObjectIdentifier(type)] as? T
+        byValueType.isEmpty ? nil : byValueType[ObjectIdentifier(type)] as? T
     }
 
     mutating func enterScope() {
         scopeTokens.append(OverrideScopeToken())
+    }
+}
+
+/// Whether everything one read resolved may be cached (see `Resolution`).
+@usableFromInline
+final class ReadRecord: @unchecked Sendable {
+    var cacheable = true
+
+    @usableFromInline init() {}
+
+    func note<T>(_ resolution: Resolution<T>) {
+        if !resolution.cacheable { cacheable = false }
     }
 }

@@ -39,19 +39,40 @@ public enum InjectionContext: String, Sendable, CaseIterable {
     }
 }
 
+/// The context, readable without a lock (a default's first evaluation reads it).
 enum ContextStorage {
-    static let value = Locked<InjectionContext>(InjectionContext.detect())
+    static let value = Atomic<UInt8>(InjectionContext.detect().code)
+}
+
+extension InjectionContext {
+    var code: UInt8 {
+        switch self {
+        case .live: return 0
+        case .test: return 1
+        case .preview: return 2
+        }
+    }
+
+    init(code: UInt8) {
+        switch code {
+        case 1: self = .test
+        case 2: self = .preview
+        default: self = .live
+        }
+    }
 }
 
 extension InjectedValues {
     /// The context defaults are chosen by. Detected at launch; assign to
-    /// force one (tests of live wiring, a preview harness).
+    /// force one (tests of live wiring, a preview harness). Assigning drops
+    /// every default evaluated so far, and every cached read of one.
     public static var context: InjectionContext {
-        get { ContextStorage.value.withLock { $0 } }
+        get { InjectionContext(code: ContextStorage.value.load(ordering: .acquiring)) }
         set {
-            ContextStorage.value.withLock { $0 = newValue }
+            ContextStorage.value.store(newValue.code, ordering: .releasing)
+            // Emptying the tables advances the generation and releases every
+            // cached read of the old defaults before this returns.
             DefaultValues.reset()
-            RegistryGeneration.advance()
         }
     }
 }

@@ -2,32 +2,40 @@
 /// an override of that type, then the live container, then a key default of
 /// that type already evaluated.
 enum TypeResolution {
-    static func resolve<T>(_ type: T.Type) -> T? {
-        if let overridden = InjectedValues.task.overriddenValue(ofType: type) {
+    static func resolve<T>(_ type: T.Type, record: ReadRecord?) throws(DIError) -> T? {
+        if !OverrideScopes.noneActive, let overridden = InjectedValues.task.overriddenValue(ofType: type) {
+            record?.cacheable = false
             return overridden
         }
-        if let value = try? LiveContainer.resolve(type) {
+        if let resolution = try Resolver.resolve(type, in: nil) {
+            record?.note(resolution)
+            return resolution.value
+        }
+        if let value = DefaultValues.value(ofType: type) {
             return value
         }
-        return DefaultValues.value(ofType: type)
+        // Nothing yet; a default evaluated later must be seen.
+        record?.cacheable = false
+        return nil
     }
 
     /// `T` itself, or for `Optional<W>` the resolution of `W`: an optional
     /// property asks for the service, never for an `Optional` registration.
-    static func resolveUnwrappingOptional<T>(_ type: T.Type) -> T? {
+    static func resolveUnwrappingOptional<T>(_ type: T.Type, record: ReadRecord?) throws(DIError) -> T? {
         if let optional = type as? any OptionalResolvable.Type {
-            return (optional.resolveWrapped() as! T)
+            let wrapped: any OptionalResolvable = try optional.resolveWrapped(record: record)
+            return .some(wrapped as! T)
         }
-        return resolve(type)
+        return try resolve(type, record: record)
     }
 }
 
 protocol OptionalResolvable {
-    static func resolveWrapped() -> Self
+    static func resolveWrapped(record: ReadRecord?) throws(DIError) -> Self
 }
 
 extension Optional: OptionalResolvable {
-    static func resolveWrapped() -> Self {
-        TypeResolution.resolve(Wrapped.self)
+    static func resolveWrapped(record: ReadRecord?) throws(DIError) -> Self {
+        try TypeResolution.resolve(Wrapped.self, record: record)
     }
 }

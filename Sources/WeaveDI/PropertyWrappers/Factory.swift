@@ -18,7 +18,7 @@ public struct Factory<T: Sendable>: Sendable {
             return factory()
         }
         do {
-            guard let entry = LiveContainer.entry(T.self) else {
+            guard let entry = Resolver.entry(T.self, in: nil) else {
                 throw DIError.dependencyNotFound(type: typeName(T.self))
             }
             return try entry.fresh(T.self)

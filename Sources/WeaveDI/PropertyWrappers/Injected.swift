@@ -5,48 +5,35 @@
 ///   stops with a message when neither has it;
 /// - `@Injected var service: Service?` — the same for `Service`, nil when missing.
 ///
+/// The property stores one pointer to the key's shared slot: no allocation
+/// per property or per object, and nothing it holds keeps an instance alive.
 /// While no `withInjectedValues` scope is alive anywhere and nothing was
-/// registered or released since this property's last read, a read is one
-/// cached load: no task-local read, no dictionary lookup, no cast. Values of
+/// registered or released since the key was last read, a read is a cached
+/// load: no task-local read, no table lookup, no cast. Values of
 /// `.transient`, `.weak` and `.task` registrations are never cached.
 @propertyWrapper
 public struct Injected<Value: Sendable>: @unchecked Sendable {
-    @usableFromInline let cache: InjectionCache<Value>
+    @usableFromInline let slot: Unmanaged<InjectionSlot<Value>>
 
+    @inlinable
     public init(_ keyPath: KeyPath<InjectedValues, Value> & Sendable) {
-        self.cache = InjectionCache { InjectedValues.task[keyPath: keyPath] }
+        self.slot = InjectionSlots.slot(forKeyPath: keyPath)
     }
 
+    @inlinable
     public init<K: InjectedKey>(_ key: K.Type) where K.Value == Value {
-        self.cache = InjectionCache { InjectedValues.task[K.self] }
+        self.slot = InjectionSlots.slot(forKey: K.self)
     }
 
     /// `@Injected var service: Service` and `@Injected var service: Service?`.
     /// Swift picks this initializer for both, so optionality is handled where
     /// the type is resolved: an `Optional<W>` resolves `W`.
+    @inlinable
     public init() {
-        self.cache = InjectionCache {
-            guard let value = TypeResolution.resolveUnwrappingOptional(Value.self) else {
-                fatalError(
-                    "@Injected var: no '\(typeName(Value.self))' registered and no InjectedKey default "
-                        + "of that type seen. Register it (UnifiedDI.register(\(typeName(Value.self)).self) "
-                        + "{ ... }), declare it optional, or use @Injected(\\.key)."
-                )
-            }
-            return value
-        }
+        self.slot = InjectionSlots.slot(forType: Value.self)
     }
 
     public var wrappedValue: Value {
-        @inlinable get {
-            if OverrideScopes.noneActive {
-                let generation = RegistryGeneration.current
-                if let cached = cache.load(generation: generation) {
-                    return cached
-                }
-                return cache.refresh(generation: generation)
-            }
-            return cache.read()
-        }
+        @inlinable get { slot._withUnsafeGuaranteedRef { $0.value() } }
     }
 }

@@ -58,10 +58,14 @@ final class BuildMonitor: @unchecked Sendable {
 }
 
 /// The part of an instance slot the monitor needs, free of the generic type.
+@usableFromInline
 class SlotBase: @unchecked Sendable {
     let type: Any.Type
     /// The thread context building the instance; guarded by the monitor.
     var builder: ObjectIdentifier?
+    /// Chains a task scope's slots; set before the slot is published there.
+    var scopeKey: TypeKey = 0
+    var scopeNext: UnsafeRawPointer?
 
     init(type: Any.Type) { self.type = type }
 }

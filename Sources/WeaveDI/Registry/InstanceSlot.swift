@@ -1,32 +1,64 @@
-/// Where a lazy singleton or weak instance lives once built. Every field is
-/// guarded by `BuildMonitor.shared`; a built singleton is also published as
-/// a fixed registry entry, so steady-state reads never come here.
+import CWeaveRegistry
+import Synchronization
+
+/// Where a lazy singleton, weak or task-scoped instance lives once built.
+/// Reads take no lock: a strong instance is written once, then published by
+/// `state`; a weak one sits in an immutable box that a rebuild replaces.
+/// Only building (the first resolve, or a weak rebuild) goes through
+/// `BuildMonitor`, which makes concurrent first resolves build once.
+@usableFromInline
 final class InstanceSlot<T>: SlotBase, @unchecked Sendable {
     private let holdsWeakly: Bool
-    private var strong: T?
-    private weak var weakObject: AnyObject?
+    /// 1 once `strong` holds the instance; never goes back.
+    @usableFromInline let state = Atomic<UInt8>(0)
+    @exclusivity(unchecked) @usableFromInline var strong: T?
+    /// A retained `WeakBox`; read inside a read section only, since a
+    /// rebuild replaces it and releases the old one after a grace period.
+    private let weakBox = Atomic<UnsafeRawPointer?>(nil)
 
     init(weak: Bool) {
         self.holdsWeakly = weak
         super.init(type: T.self)
     }
 
-    private var current: T? {
-        if holdsWeakly {
-            return weakObject.flatMap { $0 as? T }
+    deinit {
+        if let raw = weakBox.load(ordering: .acquiring) {
+            Unmanaged<WeakBox>.fromOpaque(raw).release()
         }
-        return strong
+    }
+
+    /// The built strong instance, if any.
+    @inlinable @inline(__always)
+    var built: T? {
+        state.load(ordering: .acquiring) == 1 ? strong : nil
+    }
+
+    /// The weak instance while it is alive. Call inside a read section.
+    @usableFromInline
+    func aliveWeak() -> T? {
+        guard let raw = weakBox.load(ordering: .acquiring) else { return nil }
+        return Unmanaged<WeakBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.object } as? T
+    }
+
+    private func current() -> T? {
+        guard holdsWeakly else { return built }
+        weave_read_begin()
+        defer { weave_read_end() }
+        return aliveWeak()
     }
 
     /// Returns the shared instance, building it exactly once even when many
     /// threads ask at the same moment. The factory runs with no lock held.
     func getOrBuild(_ build: () throws(DIError) -> T) throws(DIError) -> T {
+        if let value = current() {
+            return value
+        }
         let monitor = BuildMonitor.shared
         let context = ResolutionContext.current
         let me = context.identity
         monitor.lock()
         while true {
-            if let value = current {
+            if let value = current() {
                 monitor.unlock()
                 return value
             }
@@ -49,19 +81,37 @@ final class InstanceSlot<T>: SlotBase, @unchecked Sendable {
             result = .failure(error)
         }
 
+        var replaced: UnsafeRawPointer?
         monitor.lock()
         if !reentered {
             builder = nil
             if case .success(let value) = result {
-                if holdsWeakly {
-                    weakObject = value as AnyObject
-                } else {
-                    strong = value
-                }
+                replaced = publish(value)
             }
         }
         monitor.broadcast()
         monitor.unlock()
+        if let replaced {
+            weave_defer_release(UnsafeMutableRawPointer(mutating: replaced))
+        }
         return try result.get()
     }
+
+    /// Returns the weak box this replaced, for release after a grace period.
+    private func publish(_ value: T) -> UnsafeRawPointer? {
+        if holdsWeakly {
+            let box = UnsafeRawPointer(Unmanaged.passRetained(WeakBox(value as AnyObject)).toOpaque())
+            return weakBox.exchange(box, ordering: .acquiringAndReleasing)
+        }
+        strong = value
+        state.store(1, ordering: .releasing)
+        return nil
+    }
+}
+
+/// A weak reference that never changes once made.
+final class WeakBox: @unchecked Sendable {
+    weak var object: AnyObject?
+
+    init(_ object: AnyObject) { self.object = object }
 }

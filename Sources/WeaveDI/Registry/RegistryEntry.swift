@@ -1,20 +1,31 @@
-/// What the registry stores for one type. The C table and the Swift baseline
-/// hold the same entry objects, and the entry for key `typeKey(T.self)` is
-/// always a `FixedEntry<T>` or a `LazyEntry<T>`, so a lookup needs no
-/// dynamic cast: `isFixed` says which.
+/// What the registry stores for one type. The entry under key
+/// `typeKey(T.self)` is always a `FixedEntry<T>` or a `LazyEntry<T>`, so a
+/// lookup needs no dynamic cast: `kind` says which.
 @usableFromInline
 class AnyRegistryEntry: @unchecked Sendable {
-    @usableFromInline let isFixed: Bool
-    let type: Any.Type
-    let scope: ProvideScope
-
-    init(type: Any.Type, scope: ProvideScope, isFixed: Bool) {
-        self.type = type
-        self.scope = scope
-        self.isFixed = isFixed
+    @usableFromInline
+    enum Kind: UInt8 {
+        case fixed, singleton, transient, weak, task
     }
 
-    /// Typed view of this entry, for callers that know `T` by the key.
+    @usableFromInline let kind: Kind
+    let type: Any.Type
+
+    init(type: Any.Type, kind: Kind) {
+        self.type = type
+        self.kind = kind
+    }
+
+    var scope: ProvideScope {
+        switch kind {
+        case .fixed, .singleton: return .singleton
+        case .transient: return .transient
+        case .weak: return .weak
+        case .task: return .task
+        }
+    }
+
+    /// Typed views, for callers that know `T` by the key.
     @inlinable @inline(__always)
     func fixed<T>(_ type: T.Type) -> FixedEntry<T> {
         unsafeDowncast(self, to: FixedEntry<T>.self)
@@ -27,17 +38,17 @@ class AnyRegistryEntry: @unchecked Sendable {
 
     /// A fresh instance from the registered factory, for `@Factory`.
     func fresh<T>(_ type: T.Type) throws(DIError) -> T {
-        if isFixed {
+        if kind == .fixed {
             let entry = fixed(type)
             guard let factory = entry.factory else { return entry.value }
-            return try InstanceBuilder.run(key: typeKey(T.self), type: T.self, factory)
+            return try InstanceBuilder.run(registration: ObjectIdentifier(self), type: T.self, factory)
         }
         return try lazy(type).produceFresh()
     }
 }
 
-/// A value that is already there: an eager registration or a built
-/// singleton. Reading it is the whole hot path. The value is stored
+/// A value that is already there: an eager registration, an instance, or a
+/// key's default. Reading it is the whole hot path. The value is stored
 /// non-optionally because copying an `Optional` existential costs more.
 @usableFromInline
 final class FixedEntry<T>: AnyRegistryEntry, @unchecked Sendable {
@@ -48,25 +59,35 @@ final class FixedEntry<T>: AnyRegistryEntry, @unchecked Sendable {
     init(_ value: T, factory: (@Sendable () -> T)?) {
         self.value = value
         self.factory = factory
-        super.init(type: T.self, scope: .singleton, isFixed: true)
+        super.init(type: T.self, kind: .fixed)
     }
 }
 
 /// A registration whose instance is built on resolve, according to its scope.
+/// A singleton's instance lives in `instance` once built and is read from
+/// there without a lock and without replacing the entry (which would be a
+/// write, and a grace-period wait, on a read).
 @usableFromInline
 final class LazyEntry<T>: AnyRegistryEntry, @unchecked Sendable {
     let factory: @Sendable () -> T
-    /// Built-instance storage for `.singleton` and `.weak`.
-    let slot: InstanceSlot<T>
+    /// The singleton's or weak instance's storage; unused by other scopes.
+    @usableFromInline let instance: InstanceSlot<T>
 
     init(scope: ProvideScope, factory: @escaping @Sendable () -> T) {
         self.factory = factory
-        self.slot = InstanceSlot(weak: scope == .weak)
-        super.init(type: T.self, scope: scope, isFixed: false)
+        self.instance = InstanceSlot(weak: scope == .weak)
+        let kind: Kind
+        switch scope {
+        case .singleton: kind = .singleton
+        case .transient: kind = .transient
+        case .weak: kind = .weak
+        case .task: kind = .task
+        }
+        super.init(type: T.self, kind: kind)
     }
 
     /// Runs the factory under cycle detection; never holds a lock.
     func produceFresh() throws(DIError) -> T {
-        try InstanceBuilder.run(key: typeKey(T.self), type: T.self, factory)
+        try InstanceBuilder.run(registration: ObjectIdentifier(self), type: T.self, factory)
     }
 }

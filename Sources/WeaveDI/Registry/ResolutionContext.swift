@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 
-/// The types whose factories are running on the current thread, outermost
+/// The registrations whose factories are running on the current thread, outermost
 /// first. Factories are synchronous, so a thread (not a task) is the right
 /// owner: it is how a cycle is caught before it can recurse without end.
 final class ResolutionContext {
@@ -14,25 +14,19 @@ final class ResolutionContext {
     /// that never repeats a type (a factory building ever-new generic types).
     static let maximumDepth = 256
 
-    private(set) var keys: [TypeKey] = []
+    private(set) var keys: [ObjectIdentifier] = []
     private(set) var types: [Any.Type] = []
     /// The first cycle met since the outermost factory started; every
     /// instance built while it is set was built on a missing dependency.
     var cycle: String?
-
-    /// Counts resolutions whose result must not be cached by `@Injected`
-    /// (transient, weak and task scopes): a read compares it before and after.
-    private(set) var uncacheableResolutions = 0
-
-    func noteUncacheable() {
-        uncacheableResolutions &+= 1
-    }
+    /// The `InjectedKey`s whose defaults are being evaluated, outermost first.
+    var evaluatingDefaults: [(id: ObjectIdentifier, name: String)] = []
 
     var isEmpty: Bool { keys.isEmpty }
 
-    /// Returns the cycle's chain when `key` is already being built here.
-    func chainIfCycle(key: TypeKey, type: Any.Type) -> String? {
-        if let start = keys.firstIndex(of: key) {
+    /// Returns the cycle's chain when `registration` is already being built here.
+    func chainIfCycle(registration: ObjectIdentifier, type: Any.Type) -> String? {
+        if let start = keys.firstIndex(of: registration) {
             return (types[start...].map(typeName) + [typeName(type)]).joined(separator: " -> ")
         }
         if keys.count >= Self.maximumDepth {
@@ -42,8 +36,8 @@ final class ResolutionContext {
         return nil
     }
 
-    func push(key: TypeKey, type: Any.Type) {
-        keys.append(key)
+    func push(registration: ObjectIdentifier, type: Any.Type) {
+        keys.append(registration)
         types.append(type)
     }
 

@@ -3,21 +3,51 @@ import Synchronization
 /// Instances of `.task`-scoped registrations for one request. Bound to a task
 /// with a task-local, so child tasks share it and concurrent requests never
 /// do; the instances go away when the scope's last task is done.
-final class TaskScope: Sendable {
+///
+/// Entering a scope allocates this one object. Its instances hang off a
+/// lock-free list (a request has a handful), pushed with a compare-and-swap
+/// and never removed before the scope dies.
+final class TaskScope: @unchecked Sendable {
     @TaskLocal static var current: TaskScope?
 
-    private let slots = Locked<[TypeKey: SlotBase]>([:])
+    /// The newest slot, retained; each links to the one before.
+    private let head = Atomic<UnsafeRawPointer?>(nil)
+
+    deinit {
+        var node = head.load(ordering: .acquiring)
+        while let raw = node {
+            let slot = Unmanaged<SlotBase>.fromOpaque(raw)
+            node = slot._withUnsafeGuaranteedRef { $0.scopeNext }
+            slot.release()
+        }
+    }
 
     func slot<T>(for type: T.Type) -> InstanceSlot<T> {
-        let found = slots.withLock { slots in
-            if let slot = slots[typeKey(type)] {
-                return slot
+        let key = typeKey(type)
+        var newest = head.load(ordering: .acquiring)
+        var searchedUpTo: UnsafeRawPointer?
+        while true {
+            var node = newest
+            while let raw = node, raw != searchedUpTo {
+                let slot = Unmanaged<SlotBase>.fromOpaque(raw).takeUnretainedValue()
+                if slot.scopeKey == key {
+                    return unsafeDowncast(slot, to: InstanceSlot<T>.self)
+                }
+                node = slot.scopeNext
             }
             let slot = InstanceSlot<T>(weak: false)
-            slots[typeKey(type)] = slot
-            return slot
+            slot.scopeKey = key
+            slot.scopeNext = newest
+            let raw = UnsafeRawPointer(Unmanaged.passRetained(slot).toOpaque())
+            let (pushed, found) = head.compareExchange(
+                expected: newest, desired: raw, ordering: .acquiringAndReleasing)
+            if pushed {
+                return slot
+            }
+            Unmanaged<SlotBase>.fromOpaque(raw).release()
+            searchedUpTo = newest
+            newest = found
         }
-        return unsafeDowncast(found, to: InstanceSlot<T>.self)
     }
 
     static func instance<T>(for entry: LazyEntry<T>) throws(DIError) -> T {

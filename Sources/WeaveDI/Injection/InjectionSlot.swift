@@ -1,0 +1,205 @@
+import CWeaveRegistry
+import Synchronization
+
+/// What `@Injected` reads through: one slot per injection key (a key path,
+/// an `InjectedKey` type, or a value type), shared by every property of that
+/// key and never freed, so a property stores one pointer and nothing else:
+/// declaring, copying and destroying an object with `@Injected` properties
+/// allocates nothing and waits for nothing.
+///
+/// The slot caches the last value read for its key, stamped with the
+/// registry generation (the C side's `weave_slot_*`). A cached read is a
+/// read section around a tag check and a copy. Writes release stale cached
+/// values before they return, so a released instance never outlives its
+/// registration because some slot once read it.
+@usableFromInline
+final class InjectionSlot<Value>: @unchecked Sendable {
+    @usableFromInline let handle: OpaquePointer
+    /// The full read (overrides, the container, defaults), reporting into
+    /// the record whether its result may be cached.
+    let read: @Sendable (ReadRecord?) -> Value
+
+    init(handle: OpaquePointer, read: @escaping @Sendable (ReadRecord?) -> Value) {
+        self.handle = handle
+        self.read = read
+    }
+
+    @inlinable @inline(__always)
+    func value() -> Value {
+        // While no override scope exists anywhere, no task can see one, so
+        // the value is the same for every reader: the shared cache serves.
+        if OverrideScopes.noneActive && UnifiedRegistry.optimized.load(ordering: .relaxed) {
+            if let raw = weave_slot_peek(handle) {
+                let value = Unmanaged<ValueBox<Value>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
+                weave_read_end()
+                return value
+            }
+            weave_read_end()
+            return refresh()
+        }
+        return readUncached()
+    }
+
+    @usableFromInline @inline(never)
+    func refresh() -> Value {
+        let generation = weave_generation()
+        let record = ReadRecord()
+        let value = read(record)
+        if record.cacheable {
+            let box = Unmanaged.passRetained(ValueBox(value))
+            if !weave_slot_install(handle, generation, box.toOpaque()) {
+                box.release()
+            }
+        }
+        return value
+    }
+
+    @usableFromInline @inline(never)
+    func readUncached() -> Value {
+        read(nil)
+    }
+}
+
+@usableFromInline
+final class ValueBox<Value> {
+    @usableFromInline let value: Value
+
+    init(_ value: Value) { self.value = value }
+}
+
+/// Finds or makes the slot of a key. The fast path is an index probe in C
+/// (no lock); a slot is made once per key, under a lock.
+@usableFromInline
+enum InjectionSlots {
+    private struct State {
+        var byIdentity: [UInt: AnyObject] = [:]
+        var byKeyPath: [AnyKeyPath: AnyObject] = [:]
+    }
+
+    private static let state = Locked(State())
+
+    /// Key path objects are heap objects (16-byte aligned); metadata
+    /// pointers are at least 8-byte aligned: the low bits tell the kinds apart.
+    @usableFromInline static let keyTypeTag: UInt = 1
+    @usableFromInline static let valueTypeTag: UInt = 2
+
+    @inlinable @inline(__always)
+    static func slot<Value>(forKeyPath keyPath: KeyPath<InjectedValues, Value> & Sendable) -> Unmanaged<InjectionSlot<Value>> {
+        let identity = UInt(bitPattern: ObjectIdentifier(keyPath))
+        if let owner = weave_slot_find(identity) {
+            return Unmanaged.fromOpaque(owner)
+        }
+        return makeSlot(forKeyPath: keyPath, identity: identity)
+    }
+
+    @inlinable @inline(__always)
+    static func slot<K: InjectedKey>(forKey key: K.Type) -> Unmanaged<InjectionSlot<K.Value>> {
+        let identity = UInt(bitPattern: ObjectIdentifier(K.self)) | keyTypeTag
+        if let owner = weave_slot_find(identity) {
+            return Unmanaged.fromOpaque(owner)
+        }
+        return makeSlot(identity: identity) { values in values[K.self] }
+    }
+
+    @inlinable @inline(__always)
+    static func slot<Value>(forType type: Value.Type) -> Unmanaged<InjectionSlot<Value>> {
+        let identity = UInt(bitPattern: ObjectIdentifier(Value.self)) | valueTypeTag
+        if let owner = weave_slot_find(identity) {
+            return Unmanaged.fromOpaque(owner)
+        }
+        return makeTypeSlot(Value.self, identity: identity)
+    }
+
+    @usableFromInline @inline(never)
+    static func makeSlot<Value>(
+        forKeyPath keyPath: KeyPath<InjectedValues, Value> & Sendable, identity: UInt
+    ) -> Unmanaged<InjectionSlot<Value>> {
+        state.withLock { state in
+            if let known = state.byIdentity[identity] {
+                return republish(unsafeDowncast(known, to: InjectionSlot<Value>.self))
+            }
+            // An equal key path from another call site, or one made at run
+            // time: share its slot, without indexing an object we do not keep.
+            if let equal = state.byKeyPath[keyPath] {
+                return Unmanaged.passUnretained(unsafeDowncast(equal, to: InjectionSlot<Value>.self))
+            }
+            let slot = InjectionSlot<Value>(handle: weave_slot_create(identity)) { record in
+                var values = InjectedValues.task
+                values.readRecord = record
+                return values[keyPath: keyPath]
+            }
+            state.byIdentity[identity] = slot
+            state.byKeyPath[keyPath] = slot
+            return publish(slot)
+        }
+    }
+
+    @usableFromInline @inline(never)
+    static func makeSlot<Value>(
+        identity: UInt, read body: @escaping @Sendable (InjectedValues) -> Value
+    ) -> Unmanaged<InjectionSlot<Value>> {
+        state.withLock { state in
+            if let known = state.byIdentity[identity] {
+                return republish(unsafeDowncast(known, to: InjectionSlot<Value>.self))
+            }
+            let slot = InjectionSlot<Value>(handle: weave_slot_create(identity)) { record in
+                var values = InjectedValues.task
+                values.readRecord = record
+                return body(values)
+            }
+            state.byIdentity[identity] = slot
+            return publish(slot)
+        }
+    }
+
+    @usableFromInline @inline(never)
+    static func makeTypeSlot<Value>(_ type: Value.Type, identity: UInt) -> Unmanaged<InjectionSlot<Value>> {
+        state.withLock { state in
+            if let known = state.byIdentity[identity] {
+                return republish(unsafeDowncast(known, to: InjectionSlot<Value>.self))
+            }
+            let slot = InjectionSlot<Value>(handle: weave_slot_create(identity)) { record in
+                readByType(Value.self, record: record)
+            }
+            state.byIdentity[identity] = slot
+            return publish(slot)
+        }
+    }
+
+    /// Kept forever by `state`, so passing it unretained is safe.
+    private static func publish<Value>(_ slot: InjectionSlot<Value>) -> Unmanaged<InjectionSlot<Value>> {
+        let owner = Unmanaged.passUnretained(slot)
+        weave_slot_publish(slot.handle, owner.toOpaque())
+        return owner
+    }
+
+    /// The index is direct-mapped: another key may have taken the bucket.
+    private static func republish<Value>(_ slot: InjectionSlot<Value>) -> Unmanaged<InjectionSlot<Value>> {
+        publish(slot)
+    }
+}
+
+/// `@Injected var x: T` and `T?`. A non-optional property whose type is
+/// nowhere to be found, or whose registration is part of a cycle, stops
+/// with a message saying so.
+func readByType<Value>(_ type: Value.Type, record: ReadRecord?) -> Value {
+    let found: Value?
+    do {
+        found = try TypeResolution.resolveUnwrappingOptional(Value.self, record: record)
+    } catch {
+        DILog.failure(error)
+        if Value.self is any OptionalResolvable.Type {
+            record?.cacheable = false
+            return (Optional<Any>.none as Any) as! Value
+        }
+        fatalError("@Injected var: \(typeName(Value.self)): \(error.description)")
+    }
+    guard let found else {
+        fatalError(
+            "@Injected var: no '\(typeName(Value.self))' registered and no InjectedKey default "
+                + "of that type seen. Register it (UnifiedDI.register(\(typeName(Value.self)).self) "
+                + "{ ... }), declare it optional, or use @Injected(\\.key)."
+        )
+    }
+    return found
+}

@@ -1,0 +1,123 @@
+import CWeaveRegistry
+import Synchronization
+
+/// What a resolve produced, and whether a cache may keep it: an eager
+/// registration or a built singleton may be cached until the next write; a
+/// transient, weak or task-scoped instance may not (a cache would pin it).
+@usableFromInline
+struct Resolution<T> {
+    @usableFromInline let value: T
+    @usableFromInline let cacheable: Bool
+
+    @inlinable @inline(__always)
+    init(_ value: T, cacheable: Bool) {
+        self.value = value
+        self.cacheable = cacheable
+    }
+}
+
+/// The one read route to registrations. `UnifiedDI`, `WeaveDI.Container`,
+/// `@Inject`, `@SafeInject`, `@Factory`, every `@Injected` form and the
+/// `InjectedValues` subscript come here, and nothing else reads the table.
+///
+/// With optimization on (the default) a read is one epoch-protected lookup
+/// in the C table: no lock, and the entry is never retained when it already
+/// holds its instance. With it off, the same table is read under its writer
+/// lock (the baseline the benchmarks compare against). Either way no read
+/// waits for a grace period.
+@usableFromInline
+enum Resolver {
+    /// Resolves `type` from `registry` (and its parents), or from the live
+    /// container when `registry` is nil. Nil when nothing is registered;
+    /// throws for a cycle or a `.task` registration outside any scope.
+    @inlinable @inline(__always)
+    static func resolve<T>(_ type: T.Type, in registry: Registry?) throws(DIError) -> Resolution<T>? {
+        try resolve(type, key: typeKey(type), in: registry)
+    }
+
+    /// The same, under a key other than `T`'s own (a key's default is stored
+    /// under the key type and holds a `T`).
+    @inlinable @inline(__always)
+    static func resolve<T>(_ type: T.Type, key: TypeKey, in registry: Registry?) throws(DIError) -> Resolution<T>? {
+        if UnifiedRegistry.optimized.load(ordering: .relaxed) {
+            let raw: UnsafeMutableRawPointer?
+            if let registry {
+                raw = weave_registry_peek(registry.handle, key)
+            } else {
+                raw = weave_live_peek(key)
+            }
+            // Inside the read section: copy the instance out, no user code.
+            guard let raw else {
+                weave_read_end()
+                return nil
+            }
+            let entry = Unmanaged<AnyRegistryEntry>.fromOpaque(raw)
+            switch entry._withUnsafeGuaranteedRef({ $0.kind }) {
+            case .fixed:
+                let value = Unmanaged<FixedEntry<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
+                weave_read_end()
+                return Resolution(value, cacheable: true)
+            case .singleton:
+                if let value = Unmanaged<LazyEntry<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.instance.built }) {
+                    weave_read_end()
+                    return Resolution(value, cacheable: true)
+                }
+            case .weak:
+                if let value = Unmanaged<LazyEntry<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.instance.aliveWeak() }) {
+                    weave_read_end()
+                    return Resolution(value, cacheable: false)
+                }
+            case .transient, .task:
+                break
+            }
+            // Building runs user code: keep the entry alive past the section.
+            let lazy = Unmanaged<LazyEntry<T>>.fromOpaque(raw).takeUnretainedValue()
+            weave_read_end()
+            return try build(lazy)
+        }
+        return try resolveBaseline(type, key: key, in: registry)
+    }
+
+    /// The baseline: a locked read of the same table, then the same steps.
+    @usableFromInline
+    static func resolveBaseline<T>(_ type: T.Type, key: TypeKey, in registry: Registry?) throws(DIError) -> Resolution<T>? {
+        guard let entry = lockedEntry(key, in: registry) else { return nil }
+        if entry.kind == .fixed {
+            return Resolution(entry.fixed(type).value, cacheable: true)
+        }
+        return try build(entry.lazy(type))
+    }
+
+    /// Turns a lazy entry into an instance according to its scope.
+    @usableFromInline
+    static func build<T>(_ entry: LazyEntry<T>) throws(DIError) -> Resolution<T> {
+        switch entry.kind {
+        case .singleton:
+            let value = try entry.instance.getOrBuild { () throws(DIError) in try entry.produceFresh() }
+            return Resolution(value, cacheable: true)
+        case .weak:
+            let value = try entry.instance.getOrBuild { () throws(DIError) in try entry.produceFresh() }
+            return Resolution(value, cacheable: false)
+        case .task:
+            return Resolution(try TaskScope.instance(for: entry), cacheable: false)
+        case .transient, .fixed:
+            return Resolution(try entry.produceFresh(), cacheable: false)
+        }
+    }
+
+    /// The entry itself, retained, by the selected read: for `@Factory`,
+    /// which needs the factory rather than the instance.
+    static func entry<T>(_ type: T.Type, in registry: Registry?) -> AnyRegistryEntry? {
+        let key = typeKey(type)
+        guard UnifiedRegistry.optimized.load(ordering: .relaxed) else {
+            return lockedEntry(key, in: registry)
+        }
+        let raw = registry.map { weave_registry_get($0.handle, key) } ?? weave_live_get(key)
+        return raw.map { Unmanaged<AnyRegistryEntry>.fromOpaque($0).takeRetainedValue() }
+    }
+
+    private static func lockedEntry(_ key: TypeKey, in registry: Registry?) -> AnyRegistryEntry? {
+        let raw = registry.map { weave_registry_get_locked($0.handle, key) } ?? weave_live_get_locked(key)
+        return raw.map { Unmanaged<AnyRegistryEntry>.fromOpaque($0).takeRetainedValue() }
+    }
+}

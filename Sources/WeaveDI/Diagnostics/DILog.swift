@@ -43,7 +43,7 @@ public enum DILog {
         }
     }
 
-    static func scopeLeak(_ type: Any.Type) {
+    @usableFromInline static func scopeLeak(_ type: Any.Type) {
         logger.warning("\(typeName(type)) is task-scoped but was resolved outside withTaskScope")
     }
 }

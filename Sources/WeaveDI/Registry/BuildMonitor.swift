@@ -11,8 +11,9 @@ import Darwin
 /// that would close a loop (thread 1 builds A and needs B while thread 2
 /// builds B and needs A) is reported as a cycle instead of hanging.
 /// Only first resolutions of lazy singletons and weak instances come here.
+@usableFromInline
 final class BuildMonitor: @unchecked Sendable {
-    static let shared = BuildMonitor()
+    @usableFromInline static let shared = BuildMonitor()
 
     private let mutex: UnsafeMutablePointer<pthread_mutex_t> = .allocate(capacity: 1)
     private let condition: UnsafeMutablePointer<pthread_cond_t> = .allocate(capacity: 1)
@@ -26,12 +27,12 @@ final class BuildMonitor: @unchecked Sendable {
         pthread_cond_init(condition, nil)
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
-    func broadcast() { pthread_cond_broadcast(condition) }
+    @usableFromInline func lock() { pthread_mutex_lock(mutex) }
+    @usableFromInline func unlock() { pthread_mutex_unlock(mutex) }
+    @usableFromInline func broadcast() { pthread_cond_broadcast(condition) }
 
     /// Waits for a change to any slot. Caller holds the lock.
-    func wait(for slot: SlotBase, as waiter: ObjectIdentifier) {
+    @usableFromInline func wait(for slot: SlotBase, as waiter: ObjectIdentifier) {
         waiting[waiter] = slot
         pthread_cond_wait(condition, mutex)
         waiting[waiter] = nil
@@ -39,7 +40,7 @@ final class BuildMonitor: @unchecked Sendable {
 
     /// The chain of types if `waiter` waiting on `slot` would never end.
     /// Caller holds the lock.
-    func deadlockChain(waiter: ObjectIdentifier, on slot: SlotBase, waiterStack: [Any.Type]) -> String? {
+    @usableFromInline func deadlockChain(waiter: ObjectIdentifier, on slot: SlotBase, waiterStack: [Any.Type]) -> String? {
         var types: [Any.Type] = [slot.type]
         var current = slot
         var steps = 0
@@ -60,12 +61,12 @@ final class BuildMonitor: @unchecked Sendable {
 /// The part of an instance slot the monitor needs, free of the generic type.
 @usableFromInline
 class SlotBase: @unchecked Sendable {
-    let type: Any.Type
+    @usableFromInline let type: Any.Type
     /// The thread context building the instance; guarded by the monitor.
-    var builder: ObjectIdentifier?
+    @usableFromInline var builder: ObjectIdentifier?
     /// Chains a task scope's slots; set before the slot is published there.
-    var scopeKey: TypeKey = 0
-    var scopeNext: UnsafeRawPointer?
+    @usableFromInline var scopeKey: TypeKey = 0
+    @usableFromInline var scopeNext: UnsafeRawPointer?
 
-    init(type: Any.Type) { self.type = type }
+    @usableFromInline init(type: Any.Type) { self.type = type }
 }

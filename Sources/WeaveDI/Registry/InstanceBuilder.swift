@@ -4,7 +4,9 @@
 /// remembered on the thread until the outermost factory returns, so the
 /// outermost resolve reports it even when an inner `resolve` swallowed it
 /// as nil, and nothing built on the missing piece is cached.
+@usableFromInline
 enum InstanceBuilder {
+    @inlinable
     static func run<T>(registration: ObjectIdentifier, type: T.Type, _ factory: () -> T) throws(DIError) -> T {
         let context = ResolutionContext.current
         if let chain = context.chainIfCycle(registration: registration, type: type) {

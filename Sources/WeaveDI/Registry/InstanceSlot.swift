@@ -8,15 +8,15 @@ import Synchronization
 /// `BuildMonitor`, which makes concurrent first resolves build once.
 @usableFromInline
 final class InstanceSlot<T>: SlotBase, @unchecked Sendable {
-    private let holdsWeakly: Bool
+    @usableFromInline let holdsWeakly: Bool
     /// 1 once `strong` holds the instance; never goes back.
     @usableFromInline let state = Atomic<UInt8>(0)
     @exclusivity(unchecked) @usableFromInline var strong: T?
     /// A retained `WeakBox`; read inside a read section only, since a
     /// rebuild replaces it and releases the old one after a grace period.
-    private let weakBox = Atomic<UnsafeRawPointer?>(nil)
+    @usableFromInline let weakBox = Atomic<UnsafeRawPointer?>(nil)
 
-    init(weak: Bool) {
+    @usableFromInline init(weak: Bool) {
         self.holdsWeakly = weak
         super.init(type: T.self)
     }
@@ -40,7 +40,8 @@ final class InstanceSlot<T>: SlotBase, @unchecked Sendable {
         return Unmanaged<WeakBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.object } as? T
     }
 
-    private func current() -> T? {
+    @inlinable
+    func current() -> T? {
         guard holdsWeakly else { return built }
         weave_read_begin()
         defer { weave_read_end() }
@@ -49,6 +50,7 @@ final class InstanceSlot<T>: SlotBase, @unchecked Sendable {
 
     /// Returns the shared instance, building it exactly once even when many
     /// threads ask at the same moment. The factory runs with no lock held.
+    @inlinable
     func getOrBuild(_ build: () throws(DIError) -> T) throws(DIError) -> T {
         if let value = current() {
             return value
@@ -98,7 +100,8 @@ final class InstanceSlot<T>: SlotBase, @unchecked Sendable {
     }
 
     /// Returns the weak box this replaced, for release after a grace period.
-    private func publish(_ value: T) -> UnsafeRawPointer? {
+    @inlinable
+    func publish(_ value: T) -> UnsafeRawPointer? {
         if holdsWeakly {
             let box = UnsafeRawPointer(Unmanaged.passRetained(WeakBox(value as AnyObject)).toOpaque())
             return weakBox.exchange(box, ordering: .acquiringAndReleasing)
@@ -110,8 +113,9 @@ final class InstanceSlot<T>: SlotBase, @unchecked Sendable {
 }
 
 /// A weak reference that never changes once made.
+@usableFromInline
 final class WeakBox: @unchecked Sendable {
-    weak var object: AnyObject?
+    @usableFromInline weak var object: AnyObject?
 
-    init(_ object: AnyObject) { self.object = object }
+    @usableFromInline init(_ object: AnyObject) { self.object = object }
 }

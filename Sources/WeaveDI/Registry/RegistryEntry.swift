@@ -69,7 +69,7 @@ final class FixedEntry<T>: AnyRegistryEntry, @unchecked Sendable {
 /// write, and a grace-period wait, on a read).
 @usableFromInline
 final class LazyEntry<T>: AnyRegistryEntry, @unchecked Sendable {
-    let factory: @Sendable () -> T
+    @usableFromInline let factory: @Sendable () -> T
     /// The singleton's or weak instance's storage; unused by other scopes.
     @usableFromInline let instance: InstanceSlot<T>
 
@@ -87,6 +87,7 @@ final class LazyEntry<T>: AnyRegistryEntry, @unchecked Sendable {
     }
 
     /// Runs the factory under cycle detection; never holds a lock.
+    @inlinable
     func produceFresh() throws(DIError) -> T {
         try InstanceBuilder.run(registration: ObjectIdentifier(self), type: T.self, factory)
     }

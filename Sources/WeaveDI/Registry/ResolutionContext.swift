@@ -9,23 +9,25 @@ import Darwin
 /// The registrations whose factories are running on the current thread, outermost
 /// first. Factories are synchronous, so a thread (not a task) is the right
 /// owner: it is how a cycle is caught before it can recurse without end.
+@usableFromInline
 final class ResolutionContext {
     /// Deeper than any real object graph; guards against runaway recursion
     /// that never repeats a type (a factory building ever-new generic types).
     static let maximumDepth = 256
 
-    private(set) var keys: [ObjectIdentifier] = []
-    private(set) var types: [Any.Type] = []
+    // One thread owns this object: no dynamic exclusivity checks needed.
+    @exclusivity(unchecked) @usableFromInline private(set) var keys: [ObjectIdentifier] = []
+    @exclusivity(unchecked) @usableFromInline private(set) var types: [Any.Type] = []
     /// The first cycle met since the outermost factory started; every
     /// instance built while it is set was built on a missing dependency.
-    var cycle: String?
+    @exclusivity(unchecked) @usableFromInline var cycle: String?
     /// The `InjectedKey`s whose defaults are being evaluated, outermost first.
-    var evaluatingDefaults: [(id: ObjectIdentifier, name: String)] = []
+    @exclusivity(unchecked) var evaluatingDefaults: [(id: ObjectIdentifier, name: String)] = []
 
-    var isEmpty: Bool { keys.isEmpty }
+    @usableFromInline var isEmpty: Bool { keys.isEmpty }
 
     /// Returns the cycle's chain when `registration` is already being built here.
-    func chainIfCycle(registration: ObjectIdentifier, type: Any.Type) -> String? {
+    @usableFromInline func chainIfCycle(registration: ObjectIdentifier, type: Any.Type) -> String? {
         if let start = keys.firstIndex(of: registration) {
             return (types[start...].map(typeName) + [typeName(type)]).joined(separator: " -> ")
         }
@@ -36,19 +38,19 @@ final class ResolutionContext {
         return nil
     }
 
-    func push(registration: ObjectIdentifier, type: Any.Type) {
+    @usableFromInline func push(registration: ObjectIdentifier, type: Any.Type) {
         keys.append(registration)
         types.append(type)
     }
 
-    func pop() {
+    @usableFromInline func pop() {
         keys.removeLast()
         types.removeLast()
     }
 
-    var identity: ObjectIdentifier { ObjectIdentifier(self) }
+    @usableFromInline var identity: ObjectIdentifier { ObjectIdentifier(self) }
 
-    static var current: ResolutionContext {
+    @usableFromInline static var current: ResolutionContext {
         if let raw = pthread_getspecific(threadKey) {
             return Unmanaged<ResolutionContext>.fromOpaque(raw).takeUnretainedValue()
         }

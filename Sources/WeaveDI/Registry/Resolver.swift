@@ -88,8 +88,10 @@ enum Resolver {
         return try build(entry.lazy(type))
     }
 
-    /// Turns a lazy entry into an instance according to its scope.
-    @usableFromInline
+    /// Turns a lazy entry into an instance according to its scope. Inlinable
+    /// so that it is specialised where it is called: unspecialised generic
+    /// code pays a runtime metadata lookup for every generic type it touches.
+    @inlinable
     static func build<T>(_ entry: LazyEntry<T>) throws(DIError) -> Resolution<T> {
         switch entry.kind {
         case .singleton:

@@ -8,6 +8,6 @@ func typeKey<T>(_ type: T.Type) -> TypeKey {
     UInt(bitPattern: ObjectIdentifier(type))
 }
 
-func typeName(_ type: Any.Type) -> String {
+@usableFromInline func typeName(_ type: Any.Type) -> String {
     String(describing: type)
 }

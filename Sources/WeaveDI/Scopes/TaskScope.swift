@@ -7,11 +7,12 @@ import Synchronization
 /// Entering a scope allocates this one object. Its instances hang off a
 /// lock-free list (a request has a handful), pushed with a compare-and-swap
 /// and never removed before the scope dies.
+@usableFromInline
 final class TaskScope: @unchecked Sendable {
-    @TaskLocal static var current: TaskScope?
+    @usableFromInline @TaskLocal static var current: TaskScope?
 
     /// The newest slot, retained; each links to the one before.
-    private let head = Atomic<UnsafeRawPointer?>(nil)
+    @usableFromInline let head = Atomic<UnsafeRawPointer?>(nil)
 
     deinit {
         var node = head.load(ordering: .acquiring)
@@ -22,6 +23,7 @@ final class TaskScope: @unchecked Sendable {
         }
     }
 
+    @inlinable
     func slot<T>(for type: T.Type) -> InstanceSlot<T> {
         let key = typeKey(type)
         var newest = head.load(ordering: .acquiring)
@@ -50,6 +52,7 @@ final class TaskScope: @unchecked Sendable {
         }
     }
 
+    @inlinable
     static func instance<T>(for entry: LazyEntry<T>) throws(DIError) -> T {
         guard let scope = current else {
             DILog.scopeLeak(T.self)

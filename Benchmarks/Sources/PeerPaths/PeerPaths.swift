@@ -22,6 +22,63 @@ final class DependencyConsumer: @unchecked Sendable {
     @Dependency(\.benchService) var service
 }
 
+struct AccountsDependencyKey: DependencyKey { static let liveValue: Accounts = AccountsService() }
+struct BillingDependencyKey: DependencyKey { static let liveValue: Billing = BillingService() }
+struct MailDependencyKey: DependencyKey { static let liveValue: Mail = MailService() }
+
+extension DependencyValues {
+    var accounts: Accounts {
+        get { self[AccountsDependencyKey.self] }
+        set { self[AccountsDependencyKey.self] = newValue }
+    }
+    var billing: Billing {
+        get { self[BillingDependencyKey.self] }
+        set { self[BillingDependencyKey.self] = newValue }
+    }
+    var mail: Mail {
+        get { self[MailDependencyKey.self] }
+        set { self[MailDependencyKey.self] = newValue }
+    }
+}
+
+/// The request-path handler with swift-dependencies.
+final class DependencyHandler {
+    @Dependency(\.accounts) var accounts
+    @Dependency(\.billing) var billing
+    @Dependency(\.mail) var mail
+    @inline(never)
+    func handle() -> Int { accounts.work() + billing.work() + mail.work() }
+}
+
+/// The request-path handler with Swinject: a transient graph over
+/// container-scoped services, resolved per request.
+final class SwinjectHandler {
+    let accounts: Accounts
+    let billing: Billing
+    let mail: Mail
+    init(accounts: Accounts, billing: Billing, mail: Mail) {
+        self.accounts = accounts
+        self.billing = billing
+        self.mail = mail
+    }
+    @inline(never)
+    func handle() -> Int { accounts.work() + billing.work() + mail.work() }
+}
+
+final class SwinjectHandlerBox: @unchecked Sendable {
+    let resolver: Resolver
+    init() {
+        let container = Container()
+        container.register(Accounts.self) { _ in AccountsService() }.inObjectScope(.container)
+        container.register(Billing.self) { _ in BillingService() }.inObjectScope(.container)
+        container.register(Mail.self) { _ in MailService() }.inObjectScope(.container)
+        container.register(SwinjectHandler.self) { r in
+            SwinjectHandler(accounts: r.resolve(Accounts.self)!, billing: r.resolve(Billing.self)!, mail: r.resolve(Mail.self)!)
+        }
+        resolver = container.synchronize()
+    }
+}
+
 // MARK: Swinject
 
 /// Swinject's containers are not Sendable; the plain ones are only used from
@@ -65,6 +122,15 @@ public func peerPaths(tableSize: Int) -> [BenchPath] {
                 }))
         }
     }
+    let handlerBox = SwinjectHandlerBox()
+    paths.append(BenchPath(
+        id: "swinject.handler", label: "handler, Swinject graph over container-scope services",
+        group: "peer:swinject", costScale: 10,
+        run: { n in for _ in 0..<n { consume(handlerBox.resolver.resolve(SwinjectHandler.self)!.handle()) } }))
+    paths.append(BenchPath(
+        id: "dependencies.handler", label: "handler, 3 swift-dependencies @Dependency",
+        group: "peer:swift-dependencies",
+        run: { n in for _ in 0..<n { consume(DependencyHandler().handle()) } }))
     let consumer = DependencyConsumer()
     paths.append(BenchPath(
         id: "dependencies.read", label: "swift-dependencies @Dependency read", group: "peer:swift-dependencies",

@@ -45,14 +45,15 @@ public struct BenchPath: Sendable {
 }
 
 /// Resets the live container and registers the service shapes plus
-/// `tableSize - 1` generated types, so `tableSize` counts all registrations
+/// the request-path services (11 registrations in all) plus generated types, so `tableSize` counts all registrations
 /// the hot lookups see.
 public func prepareContainer(tableSize: Int) {
     UnifiedRegistry.shared.enableOptimization()
     UnifiedDI.releaseAll()
     UnifiedDI.register(BenchService.self) { BenchServiceImpl() }
     UnifiedDI.register(BenchServiceImpl.self) { BenchServiceImpl() }
-    let extra = max(0, tableSize - 2)
+    registerRequestServices()
+    let extra = max(0, tableSize - 11)
     let keys = makeNestKeys(count: extra)
     for (index, key) in keys.enumerated() {
         key.register(id: index)
@@ -67,8 +68,8 @@ private let freshKeyCount = 20_000
 public func weaveDIPaths(tableSize: Int) -> [BenchPath] {
     let consumers = Consumers()
     let live = WeaveDI.Container.live
-    let tableKeys = makeNestKeys(count: max(0, tableSize - 2))
-    var paths: [BenchPath] = []
+    let tableKeys = makeNestKeys(count: max(0, tableSize - 11))
+    var paths: [BenchPath] = requestPaths()
 
     for optimized in [true, false] {
         let suffix = optimized ? "" : ".swift"

@@ -31,6 +31,9 @@ let gated: Set<String> = [
     "injected.optional", "factory", "withinjectedvalues.read", "withinjectedvalues.scope",
     "unifieddi.resolve.rotating", "unifieddi.resolve.rotating.swift",
     "register.replace", "register.lazy.new", "resolve.lazy.first",
+    "handler.hand", "handler.inject", "handler.injected.keypath", "handler.injected.keytype",
+    "handler.injected.type", "handler.injected.optional", "resolve.transient3", "taskscope.request",
+    "resolve.singleton.lazy", "resolve.weak", "resolve.transient",
 ]
 /// Paths that depend on the table size; the others run at the first size only.
 let sizeDependent: Set<String> = [

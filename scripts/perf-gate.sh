@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Performance regression gate: instructions per operation, counted by
+# Performance regression gate: instructions and allocations per operation, counted by
 # valgrind --tool=callgrind (deterministic for a given binary and input,
 # whatever else the machine is doing), for each WeaveDI path, compared with
 # committed limits in Benchmarks/perf-thresholds.json, plus ratios measured in
@@ -43,7 +43,7 @@ OUT="$(mktemp -d "${TMPDIR:-/tmp}/weavedi-perf-gate.XXXXXX")"
 trap 'rm -rf "$OUT"' EXIT
 say "counting instructions under callgrind (valgrind $(valgrind --version | sed 's/valgrind-//'))"
 # Deterministic hashing: the Swift baseline's Dictionary probes the same way every run.
-SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --collect-atstart=no \
+SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --compress-strings=no --compress-pos=no --collect-atstart=no \
     --toggle-collect=weavedi_gate_measured --dump-after=weavedi_gate_measured \
     --callgrind-out-file="$OUT/cg.out" "$BIN" >"$OUT/gate.txt" 2>"$OUT/valgrind.log" || {
     cat "$OUT/valgrind.log" >&2
@@ -56,19 +56,31 @@ python3 - "$MODE" "$THRESHOLDS" "$OUT" "${WEAVEDI_GATE_HEADROOM:-1.25}" <<'PY'
 import json, os, sys
 mode, thresholds_path, out, headroom = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
 
+ALLOCATORS = {"malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc"}
+
 def totals(path):
+    """Instructions, and calls into the allocator, in one callgrind dump."""
+    instructions, allocations, callee = None, 0, None
     with open(path) as f:
         for line in f:
             if line.startswith("totals:") or line.startswith("summary:"):
-                return int(line.split()[1])
-    raise SystemExit(f"perf-gate: no totals in {path}")
+                instructions = int(line.split()[1])
+            elif line.startswith("cfn="):
+                callee = line[4:].strip()
+            elif line.startswith("calls=") and callee in ALLOCATORS:
+                allocations += int(line[6:].split()[0])
+    if instructions is None:
+        raise SystemExit(f"perf-gate: no totals in {path}")
+    return instructions, allocations
 
-counts = {}
+counts, allocations = {}, {}
 for line in open(os.path.join(out, "gate.txt")):
     parts = line.split()
     if len(parts) == 4 and parts[0] == "GATE":
         index, key, n = int(parts[1]), parts[2], int(parts[3])
-        counts[key] = totals(os.path.join(out, f"cg.out.{index}")) / n
+        instructions, allocated = totals(os.path.join(out, f"cg.out.{index}"))
+        counts[key] = instructions / n
+        allocations[key] = allocated / n
 
 # Ratios measured in this run (same binary, same input): name -> (numerator, denominator).
 RATIOS = {
@@ -76,6 +88,13 @@ RATIOS = {
     "C path / Swift baseline, UnifiedDI.resolve @1000": ("unifieddi.resolve@1000", "unifieddi.resolve.swift@1000"),
     "@Injected(\\.key) / @Inject": ("injected.keypath@10", "inject@10"),
     "UnifiedDI.resolve / floor": ("unifieddi.resolve@10", "floor@0"),
+    "handler 3 @Injected(\\.key) / hand-built": ("handler.injected.keypath@10", "handler.hand@10"),
+    "handler 3 @Injected(Key.self) / hand-built": ("handler.injected.keytype@10", "handler.hand@10"),
+    "handler 3 @Injected var s: S / hand-built": ("handler.injected.type@10", "handler.hand@10"),
+    "handler 3 @Injected var s: S? / hand-built": ("handler.injected.optional@10", "handler.hand@10"),
+    "handler 3 @Inject / hand-built": ("handler.inject@10", "handler.hand@10"),
+    "withTaskScope request / hand-built handler": ("taskscope.request@10", "handler.hand@10"),
+    "lazy singleton resolve / floor": ("resolve.singleton.lazy@10", "floor@0"),
 }
 ratios = {name: counts[a] / counts[b] for name, (a, b) in RATIOS.items() if a in counts and b in counts}
 
@@ -87,6 +106,9 @@ if mode == "record":
                     "intended change, and review the diff.",
         "instructions_per_op": {k: {"measured": round(v, 1), "max": round(v * headroom, 1)} for k, v in sorted(counts.items())},
         "ratios": {k: {"measured": round(v, 3), "max": round(v * headroom, 3)} for k, v in ratios.items()},
+        # Allocations are exact counts: a path may not gain one (a little
+        # slack for amortised growth of shared buffers).
+        "allocations_per_op": {k: {"measured": round(v, 3), "max": round(v + 0.1, 3)} for k, v in sorted(allocations.items())},
     }
     with open(thresholds_path, "w") as f:
         json.dump(data, f, indent=2)
@@ -111,6 +133,18 @@ for key, value in sorted(counts.items()):
 for key in limits["instructions_per_op"]:
     if key not in counts:
         failed.append(f"{key}: has a threshold but was not measured")
+print()
+print(f"{'path@table-size':42} {'allocs/op':>10} {'max':>10}  result")
+for key, value in sorted(allocations.items()):
+    limit = limits.get("allocations_per_op", {}).get(key)
+    if limit is None:
+        print(f"{key:42} {value:10.3f} {'-':>10}  (no threshold)")
+        continue
+    checked += 1
+    ok = value <= limit["max"]
+    if not ok:
+        failed.append(f"{key}: {value:.3f} allocations/op > max {limit['max']}")
+    print(f"{key:42} {value:10.3f} {limit['max']:10.3f}  {'ok' if ok else 'REGRESSION'}")
 print()
 print(f"{'same-run ratio':50} {'value':>8} {'max':>8}  result")
 for name, value in ratios.items():

@@ -12,7 +12,7 @@
  * helpers are inline asm and libck.so is not instrumented. Under TSan, state
  * the happens-before edges explicitly; elsewhere these compile to nothing.
  *   publication:  a writer releases an object before making it reachable
- *                 (node, node->value, live registry, cell snapshot); a reader
+ *                 (node, node->value, live registry, slot box, slot); a reader
  *                 acquires it once it has reached it.
  *   grace period: every read section releases `global_epoch` as it ends; a
  *                 writer acquires it once its grace period is over, before
@@ -36,13 +36,6 @@ void __tsan_release(void *addr);
 #define TSAN_ACQUIRE(p) ((void)0)
 #define TSAN_RELEASE(p) ((void)0)
 #endif
-
-/*
- * Reclamation: one process-wide epoch, one record per thread. A writer defers
- * frees of table memory and of nodes through ck_epoch_call on its own record
- * and then waits out a grace period with ck_epoch_barrier before it releases
- * any value, so a reader inside a section never sees freed memory.
- */
 
 static weave_value_fn value_retain;
 static weave_value_fn value_release;
@@ -161,6 +154,7 @@ void weave_retire(void *value) {
     do {
         head = ck_pr_load_ptr(&retire_head);
         node->next = head;
+        ck_pr_fence_store(); /* the node's fields before the node (arm64) */
         TSAN_RELEASE(node);
     } while (!ck_pr_cas_ptr(&retire_head, head, node));
 }
@@ -189,10 +183,17 @@ static inline bool tag_is_older(uintptr_t tag, uintptr_t current) {
 
 static struct retired *sweep_slots(uint64_t current, struct retired *list) {
     uintptr_t current_tag = tag_of_generation(current);
+    bool kept = false;
     for (weave_slot_t *slot = ck_pr_load_ptr(&all_slots); slot != NULL; slot = slot->next) {
         TSAN_ACQUIRE(slot);
         uintptr_t word = (uintptr_t)ck_pr_load_ptr(&slot->word);
-        if (word == 0 || !tag_is_older(tag_of_word(word), current_tag)) {
+        if (word == 0) {
+            continue;
+        }
+        if (!tag_is_older(tag_of_word(word), current_tag)) {
+            /* Current now, stale after the next advance: that write must
+             * sweep too, even if it releases nothing itself. */
+            kept = true;
             continue;
         }
         if (ck_pr_cas_ptr(&slot->word, (void *)word, NULL)) {
@@ -204,6 +205,9 @@ static struct retired *sweep_slots(uint64_t current, struct retired *list) {
             node->next = list;
             list = node;
         }
+    }
+    if (kept) {
+        ck_pr_store_uint(&slots_dirty, 1);
     }
     return list;
 }
@@ -638,7 +642,8 @@ void weave_registry_destroy(weave_registry_t *registry) {
     pthread_mutex_unlock(&registry->write_lock);
     /* A reader that reached this registry through the live pointer or a
      * child may still be inside its section: nothing it can see is freed
-     * before this. */
+     * before this, and nothing a slot cached from it is served after. */
+    advance_generation();
     finish_write(NULL, 0, true);
     ck_hs_destroy(&registry->table);
     pthread_mutex_destroy(&registry->write_lock);
@@ -702,11 +707,14 @@ static inline size_t slot_bucket(uintptr_t key) {
 void *weave_slot_find(uintptr_t key) {
     weave_slot_t *slot = ck_pr_load_ptr(&slot_index[slot_bucket(key)]);
     TSAN_ACQUIRE(slot); /* publish's release: the owner and key are set */
-    return slot != NULL && slot->key == key ? slot->owner : NULL;
+    return slot != NULL && slot->key == key ? ck_pr_load_ptr(&slot->owner) : NULL;
 }
 
 void weave_slot_publish(weave_slot_t *slot, void *owner) {
-    slot->owner = owner;
+    /* Publishing again (after an index eviction) stores the same owner while
+     * readers may load it: an atomic store, and a fence before the index. */
+    ck_pr_store_ptr(&slot->owner, owner);
+    ck_pr_fence_store();
     TSAN_RELEASE(slot);
     ck_pr_store_ptr(&slot_index[slot_bucket(slot->key)], slot);
 }
@@ -753,6 +761,7 @@ bool weave_slot_install(weave_slot_t *slot, uint64_t expected, void *box) {
         uintptr_t word = (uintptr_t)ck_pr_load_ptr(&slot->word);
         uintptr_t tagged = pointer | (tag_of_generation(expected) << TAG_SHIFT);
         if (word == 0 || tag_of_word(word) != tag_of_generation(expected)) {
+            ck_pr_fence_store(); /* the box's contents before the box (arm64) */
             TSAN_RELEASE(box);
             if (ck_pr_cas_ptr(&slot->word, (void *)word, (void *)tagged)) {
                 installed = true;

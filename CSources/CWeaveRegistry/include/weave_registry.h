@@ -50,8 +50,10 @@ bool weave_registry_set(weave_registry_t *registry, uintptr_t key, void *value);
 
 /* Inserts only when key is absent here: returns NULL after taking over the
  * reference to value, or the present value, retained, leaving value to the
- * caller. Never waits for a grace period and does not advance the generation
- * (nothing a reader saw changes). Aborts when memory is exhausted. */
+ * caller. Never waits for a grace period and does not advance the
+ * generation: it is meant for tables without parents or children (a key's
+ * default), where an insert changes no answer a reader already had. Aborts
+ * when memory is exhausted. */
 void *weave_registry_put_if_absent(weave_registry_t *registry, uintptr_t key, void *value);
 
 /* Removes key; returns whether it was present. */

@@ -133,30 +133,27 @@ for key, value in sorted(counts.items()):
 for key in limits["instructions_per_op"]:
     if key not in counts:
         failed.append(f"{key}: has a threshold but was not measured")
-print()
-print(f"{'path@table-size':42} {'allocs/op':>10} {'max':>10}  result")
-for key, value in sorted(allocations.items()):
-    limit = limits.get("allocations_per_op", {}).get(key)
-    if limit is None:
-        print(f"{key:42} {value:10.3f} {'-':>10}  (no threshold)")
-        continue
-    checked += 1
-    ok = value <= limit["max"]
-    if not ok:
-        failed.append(f"{key}: {value:.3f} allocations/op > max {limit['max']}")
-    print(f"{key:42} {value:10.3f} {limit['max']:10.3f}  {'ok' if ok else 'REGRESSION'}")
-print()
-print(f"{'same-run ratio':50} {'value':>8} {'max':>8}  result")
-for name, value in ratios.items():
-    limit = limits.get("ratios", {}).get(name)
-    if limit is None:
-        print(f"{name:50} {value:8.3f} {'-':>8}  (no threshold)")
-        continue
-    checked += 1
-    ok = value <= limit["max"]
-    if not ok:
-        failed.append(f"ratio {name}: {value:.3f} > max {limit['max']}")
-    print(f"{name:50} {value:8.3f} {limit['max']:8.3f}  {'ok' if ok else 'REGRESSION'}")
+
+def check_section(title, values, section, what, width, decimals):
+    """Prints one table of values against their limits; returns how many it checked."""
+    print()
+    print(f"{title:{width}} {'value':>10} {'max':>10}  result")
+    checked_here = 0
+    for key, value in values.items():
+        limit = limits.get(section, {}).get(key)
+        if limit is None:
+            print(f"{key:{width}} {value:10.{decimals}f} {'-':>10}  (no threshold)")
+            continue
+        checked_here += 1
+        ok = value <= limit["max"]
+        if not ok:
+            failed.append(f"{what} {key}: {value:.{decimals}f} > max {limit['max']}")
+        print(f"{key:{width}} {value:10.{decimals}f} {limit['max']:10.{decimals}f}  {'ok' if ok else 'REGRESSION'}")
+    return checked_here
+
+checked += check_section("path@table-size (allocations/op)", dict(sorted(allocations.items())),
+                         "allocations_per_op", "allocations/op", 42, 3)
+checked += check_section("same-run ratio", ratios, "ratios", "ratio", 50, 3)
 print()
 if failed:
     print(f"perf-gate: FAILED, {len(failed)} of {checked} checks:")

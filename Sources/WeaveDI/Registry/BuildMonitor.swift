@@ -62,11 +62,13 @@ final class BuildMonitor: @unchecked Sendable {
 @usableFromInline
 class SlotBase: @unchecked Sendable {
     @usableFromInline let type: Any.Type
+    // Guarded by the monitor, or written once before publication: the
+    // dynamic exclusivity checks would only cost time.
     /// The thread context building the instance; guarded by the monitor.
-    @usableFromInline var builder: ObjectIdentifier?
+    @exclusivity(unchecked) @usableFromInline var builder: ObjectIdentifier?
     /// Chains a task scope's slots; set before the slot is published there.
-    @usableFromInline var scopeKey: TypeKey = 0
-    @usableFromInline var scopeNext: UnsafeRawPointer?
+    @exclusivity(unchecked) @usableFromInline var scopeKey: TypeKey = 0
+    @exclusivity(unchecked) @usableFromInline var scopeNext: UnsafeRawPointer?
 
     @usableFromInline init(type: Any.Type) { self.type = type }
 }

@@ -52,51 +52,7 @@ final class InstanceSlot<T>: SlotBase, @unchecked Sendable {
     /// threads ask at the same moment. The factory runs with no lock held.
     @inlinable
     func getOrBuild(_ build: () throws(DIError) -> T) throws(DIError) -> T {
-        if let value = current() {
-            return value
-        }
-        let monitor = BuildMonitor.shared
-        let context = ResolutionContext.current
-        let me = context.identity
-        monitor.lock()
-        while true {
-            if let value = current() {
-                monitor.unlock()
-                return value
-            }
-            guard let owner = builder, owner != me else { break }
-            if let chain = monitor.deadlockChain(waiter: me, on: self, waiterStack: context.types) {
-                monitor.unlock()
-                if context.cycle == nil { context.cycle = chain }
-                throw .circularDependency(chain: chain)
-            }
-            monitor.wait(for: self, as: me)
-        }
-        let reentered = builder == me
-        builder = me
-        monitor.unlock()
-
-        let result: Result<T, DIError>
-        do throws(DIError) {
-            result = .success(try build())
-        } catch {
-            result = .failure(error)
-        }
-
-        var replaced: UnsafeRawPointer?
-        monitor.lock()
-        if !reentered {
-            builder = nil
-            if case .success(let value) = result {
-                replaced = publish(value)
-            }
-        }
-        monitor.broadcast()
-        monitor.unlock()
-        if let replaced {
-            weave_defer_release(UnsafeMutableRawPointer(mutating: replaced))
-        }
-        return try result.get()
+        try buildOnce(self, current: current, publish: publish, build: build)
     }
 
     /// Returns the weak box this replaced, for release after a grace period.
@@ -110,6 +66,92 @@ final class InstanceSlot<T>: SlotBase, @unchecked Sendable {
         state.store(1, ordering: .releasing)
         return nil
     }
+}
+
+/// A task scope's instance of one type. Not generic, so making and
+/// destroying one per request costs no runtime generic-metadata lookup (a
+/// generic class's allocation and deinit do); reading it back pays a cast.
+@usableFromInline
+final class ScopedInstance: SlotBase, @unchecked Sendable {
+    /// 1 once `value` holds the instance; never goes back.
+    @usableFromInline let state = Atomic<UInt8>(0)
+    @exclusivity(unchecked) @usableFromInline var value: Any?
+
+    @usableFromInline override init(type: Any.Type) {
+        super.init(type: type)
+    }
+
+    @inlinable
+    func getOrBuild<T>(_ build: () throws(DIError) -> T) throws(DIError) -> T {
+        try buildOnce(
+            self,
+            current: { state.load(ordering: .acquiring) == 1 ? (value as! T) : nil },
+            publish: { built in
+                value = built
+                state.store(1, ordering: .releasing)
+                return nil
+            },
+            build: build)
+    }
+}
+
+/// The build protocol shared by every slot: the first caller builds, with
+/// no lock held; concurrent callers wait on the monitor, which also reports
+/// a wait that would close a loop as a cycle. `publish` runs under the
+/// monitor and returns a weak box it replaced, released here after a grace
+/// period.
+@inlinable
+func buildOnce<T>(
+    _ slot: SlotBase,
+    current: () -> T?,
+    publish: (T) -> UnsafeRawPointer?,
+    build: () throws(DIError) -> T
+) throws(DIError) -> T {
+    if let value = current() {
+        return value
+    }
+    let monitor = BuildMonitor.shared
+    let context = ResolutionContext.current
+    let me = context.identity
+    monitor.lock()
+    while true {
+        if let value = current() {
+            monitor.unlock()
+            return value
+        }
+        guard let owner = slot.builder, owner != me else { break }
+        if let chain = monitor.deadlockChain(waiter: me, on: slot, waiterStack: context.types) {
+            monitor.unlock()
+            if context.cycle == nil { context.cycle = chain }
+            throw .circularDependency(chain: chain)
+        }
+        monitor.wait(for: slot, as: me)
+    }
+    let reentered = slot.builder == me
+    slot.builder = me
+    monitor.unlock()
+
+    let result: Result<T, DIError>
+    do throws(DIError) {
+        result = .success(try build())
+    } catch {
+        result = .failure(error)
+    }
+
+    var replaced: UnsafeRawPointer?
+    monitor.lock()
+    if !reentered {
+        slot.builder = nil
+        if case .success(let value) = result {
+            replaced = publish(value)
+        }
+    }
+    monitor.broadcast()
+    monitor.unlock()
+    if let replaced {
+        weave_defer_release(UnsafeMutableRawPointer(mutating: replaced))
+    }
+    return try result.get()
 }
 
 /// A weak reference that never changes once made.

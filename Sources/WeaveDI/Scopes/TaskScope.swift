@@ -24,7 +24,7 @@ final class TaskScope: @unchecked Sendable {
     }
 
     @inlinable
-    func slot<T>(for type: T.Type) -> InstanceSlot<T> {
+    func slot<T>(for type: T.Type) -> ScopedInstance {
         let key = typeKey(type)
         var newest = head.load(ordering: .acquiring)
         var searchedUpTo: UnsafeRawPointer?
@@ -33,11 +33,11 @@ final class TaskScope: @unchecked Sendable {
             while let raw = node, raw != searchedUpTo {
                 let slot = Unmanaged<SlotBase>.fromOpaque(raw).takeUnretainedValue()
                 if slot.scopeKey == key {
-                    return unsafeDowncast(slot, to: InstanceSlot<T>.self)
+                    return unsafeDowncast(slot, to: ScopedInstance.self)
                 }
                 node = slot.scopeNext
             }
-            let slot = InstanceSlot<T>(weak: false)
+            let slot = ScopedInstance(type: T.self)
             slot.scopeKey = key
             slot.scopeNext = newest
             let raw = UnsafeRawPointer(Unmanaged.passRetained(slot).toOpaque())

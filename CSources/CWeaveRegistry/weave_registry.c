@@ -243,8 +243,8 @@ static void finish_write(void **released, size_t count, bool force_sync) {
         }
     }
     while (retired != NULL) {
+        TSAN_ACQUIRE(retired); /* weave_retire's release, before any field */
         struct retired *next = retired->next;
-        TSAN_ACQUIRE(retired);
         value_release(retired->value);
         free(retired);
         retired = next;

@@ -115,22 +115,18 @@ enum InjectionSlots {
         forKeyPath keyPath: KeyPath<InjectedValues, Value> & Sendable, identity: UInt
     ) -> Unmanaged<InjectionSlot<Value>> {
         state.withLock { state in
-            if let known = state.byIdentity[identity] {
-                return republish(unsafeDowncast(known, to: InjectionSlot<Value>.self))
-            }
             // An equal key path from another call site, or one made at run
             // time: share its slot, without indexing an object we do not keep.
-            if let equal = state.byKeyPath[keyPath] {
+            if state.byIdentity[identity] == nil, let equal = state.byKeyPath[keyPath] {
                 return Unmanaged.passUnretained(unsafeDowncast(equal, to: InjectionSlot<Value>.self))
             }
-            let slot = InjectionSlot<Value>(handle: weave_slot_create(identity)) { record in
+            let slot = findOrMake(identity: identity, in: &state) { record in
                 var values = InjectedValues.task
                 values.readRecord = record
                 return values[keyPath: keyPath]
             }
-            state.byIdentity[identity] = slot
-            state.byKeyPath[keyPath] = slot
-            return publish(slot)
+            state.byKeyPath[keyPath] = slot.takeUnretainedValue()
+            return slot
         }
     }
 
@@ -139,43 +135,37 @@ enum InjectionSlots {
         identity: UInt, read body: @escaping @Sendable (InjectedValues) -> Value
     ) -> Unmanaged<InjectionSlot<Value>> {
         state.withLock { state in
-            if let known = state.byIdentity[identity] {
-                return republish(unsafeDowncast(known, to: InjectionSlot<Value>.self))
-            }
-            let slot = InjectionSlot<Value>(handle: weave_slot_create(identity)) { record in
+            findOrMake(identity: identity, in: &state) { record in
                 var values = InjectedValues.task
                 values.readRecord = record
                 return body(values)
             }
-            state.byIdentity[identity] = slot
-            return publish(slot)
         }
     }
 
     @usableFromInline @inline(never)
     static func makeTypeSlot<Value>(_ type: Value.Type, identity: UInt) -> Unmanaged<InjectionSlot<Value>> {
         state.withLock { state in
-            if let known = state.byIdentity[identity] {
-                return republish(unsafeDowncast(known, to: InjectionSlot<Value>.self))
-            }
-            let slot = InjectionSlot<Value>(handle: weave_slot_create(identity)) { record in
-                readByType(Value.self, record: record)
-            }
-            state.byIdentity[identity] = slot
-            return publish(slot)
+            findOrMake(identity: identity, in: &state) { record in readByType(Value.self, record: record) }
         }
     }
 
-    /// Kept forever by `state`, so passing it unretained is safe.
-    private static func publish<Value>(_ slot: InjectionSlot<Value>) -> Unmanaged<InjectionSlot<Value>> {
+    /// The slot for `identity`, made (and kept forever) on first use, and
+    /// indexed again: the index is direct-mapped, so another key may have
+    /// taken the bucket. Called under the lock.
+    private static func findOrMake<Value>(
+        identity: UInt, in state: inout State, read: @escaping @Sendable (ReadRecord?) -> Value
+    ) -> Unmanaged<InjectionSlot<Value>> {
+        let slot: InjectionSlot<Value>
+        if let known = state.byIdentity[identity] {
+            slot = unsafeDowncast(known, to: InjectionSlot<Value>.self)
+        } else {
+            slot = InjectionSlot<Value>(handle: weave_slot_create(identity), read: read)
+            state.byIdentity[identity] = slot
+        }
         let owner = Unmanaged.passUnretained(slot)
         weave_slot_publish(slot.handle, owner.toOpaque())
         return owner
-    }
-
-    /// The index is direct-mapped: another key may have taken the bucket.
-    private static func republish<Value>(_ slot: InjectionSlot<Value>) -> Unmanaged<InjectionSlot<Value>> {
-        publish(slot)
     }
 }
 

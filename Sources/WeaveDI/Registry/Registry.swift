@@ -58,11 +58,6 @@ final class Registry: @unchecked Sendable {
         weave_registry_clear(handle)
     }
 
-    /// The entry for `key` in this registry only, not its parents.
-    func localEntry(forKey key: TypeKey) -> AnyRegistryEntry? {
-        weave_registry_get_local(handle, key).map { Unmanaged<AnyRegistryEntry>.fromOpaque($0).takeRetainedValue() }
-    }
-
     var count: Int { weave_registry_count(handle) }
 
     /// This registry's entries (not its parents').

@@ -1,9 +1,9 @@
 import Synchronization
 
-/// Chooses the storage every lookup reads: the C lock-free table
-/// (optimization on, the default) or the plain Swift baseline, a dictionary
-/// under a mutex. Writes always go to both, so switching at any moment,
-/// under load, loses nothing.
+/// Chooses how every lookup reads the one C table: without a lock inside an
+/// epoch read section (optimization on, the default), or under the table's
+/// writer lock (the baseline). There is one store either way, so switching
+/// at any moment, under load, loses nothing.
 public final class UnifiedRegistry: Sendable {
     public static let shared = UnifiedRegistry()
 

@@ -16,16 +16,6 @@ public enum UnifiedDI {
         DIContainer.live.register(type, scope: scope, factory: factory)
     }
 
-    @discardableResult
-    public static func registerAsync<T: Sendable>(
-        _ type: T.Type,
-        factory: @escaping @Sendable () async -> T
-    ) async -> T {
-        let instance = await factory()
-        DIContainer.live.register(type, instance: instance)
-        return instance
-    }
-
     /// Nil when missing (or when building it met a cycle); never crashes.
     @inlinable
     public static func resolve<T: Sendable>(_ type: T.Type) -> T? {

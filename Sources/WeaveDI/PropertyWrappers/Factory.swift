@@ -9,6 +9,12 @@ public struct Factory<T: Sendable>: Sendable {
         self.factory = nil
     }
 
+    /// Upstream's `@Factory(\.service)`: the key path names the type whose
+    /// registered factory runs on each access.
+    public init(_ keyPath: KeyPath<DIContainer, T?> & Sendable) {
+        self.factory = nil
+    }
+
     public init(factory: @escaping @Sendable () -> T) {
         self.factory = factory
     }

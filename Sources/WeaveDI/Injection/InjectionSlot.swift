@@ -143,6 +143,18 @@ enum InjectionSlots {
         }
     }
 
+    /// A slot whose value is never cached: `body` runs on every read.
+    static func makeSlot<Value>(
+        identity: UInt, uncached body: @escaping @Sendable () -> Value
+    ) -> Unmanaged<InjectionSlot<Value>> {
+        state.withLock { state in
+            findOrMake(identity: identity, in: &state) { record in
+                record?.cacheable = false
+                return body()
+            }
+        }
+    }
+
     @usableFromInline @inline(never)
     static func makeTypeSlot<Value>(_ type: Value.Type, identity: UInt) -> Unmanaged<InjectionSlot<Value>> {
         state.withLock { state in

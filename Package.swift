@@ -75,6 +75,16 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
+            name: "WeaveDIUpstreamAPITests",
+            dependencies: [
+                "WeaveDI",
+                .product(name: "Dependencies", package: "swift-dependencies"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
             name: "WeaveDIMacrosTests",
             dependencies: [
                 "WeaveDIMacros",

@@ -42,9 +42,23 @@ extension DIContainer {
     /// The container `UnifiedDI`, `@Inject` and `@Injected` read. Assigning a
     /// fresh one (`WeaveDI.Container.live = WeaveDI.Container()`) resets
     /// everything those see.
+    ///
+    /// Inside `withContainerOverlay` this is the overlay: reading gives it,
+    /// and assigning replaces its contents, never the process-wide container.
     public static var live: DIContainer {
-        get { LiveContainer.current }
-        set { LiveContainer.replace(with: newValue) }
+        get {
+            if !ContainerOverlays.noneActive, let overlay = InjectedValues.task.overlay {
+                return overlay
+            }
+            return LiveContainer.current
+        }
+        set {
+            if !ContainerOverlays.noneActive, let overlay = InjectedValues.task.overlay {
+                overlay.replaceContents(with: newValue)
+                return
+            }
+            LiveContainer.replace(with: newValue)
+        }
     }
 
     public static var shared: DIContainer {

@@ -75,6 +75,16 @@ public final class DIContainer: @unchecked Sendable {
         registry.removeAll()
     }
 
+    /// Drops this container's registrations and takes `other`'s own
+    /// (sharing their entries, so a singleton built in one is the other's).
+    func replaceContents(with other: DIContainer) {
+        guard other !== self else { return }
+        registry.removeAll()
+        for (key, entry) in other.registry.keyedEntries {
+            registry.set(entry, forKey: key)
+        }
+    }
+
     /// Whether `type` has a registration here or in a parent.
     public func isRegistered<T>(_ type: T.Type) -> Bool {
         Resolver.entry(type, in: registry) != nil

@@ -1,13 +1,19 @@
 /// Resolution by value type alone, for `@Injected var x: T` and `T?`:
-/// an override of that type, then the live container, then a key default of
+/// an override of that type, then the live container (or the task's
+/// overlay), then a key default of
 /// that type already evaluated.
 enum TypeResolution {
     static func resolve<T>(_ type: T.Type, record: ReadRecord?) throws(DIError) -> T? {
-        if !OverrideScopes.noneActive, let overridden = InjectedValues.task.overriddenValue(ofType: type) {
-            record?.cacheable = false
-            return overridden
+        var overlay: Registry?
+        if !OverrideScopes.noneActive {
+            let values = InjectedValues.task
+            if let overridden = values.overriddenValue(ofType: type) {
+                record?.cacheable = false
+                return overridden
+            }
+            overlay = values.overlay?.registry
         }
-        if let resolution = try Resolver.resolve(type, in: nil) {
+        if let resolution = try Resolver.resolve(type, key: typeKey(type), from: overlay) {
             record?.note(resolution)
             return resolution.value
         }

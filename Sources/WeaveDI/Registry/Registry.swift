@@ -62,12 +62,17 @@ final class Registry: @unchecked Sendable {
 
     /// This registry's entries (not its parents').
     var entries: [AnyRegistryEntry] {
-        final class Collector { var entries: [AnyRegistryEntry] = [] }
+        keyedEntries.map(\.entry)
+    }
+
+    /// This registry's entries with their keys (not its parents').
+    var keyedEntries: [(key: TypeKey, entry: AnyRegistryEntry)] {
+        final class Collector { var entries: [(key: TypeKey, entry: AnyRegistryEntry)] = [] }
         let collector = Collector()
         withExtendedLifetime(collector) {
-            weave_registry_each(handle, Unmanaged.passUnretained(collector).toOpaque()) { context, _, value in
+            weave_registry_each(handle, Unmanaged.passUnretained(collector).toOpaque()) { context, key, value in
                 let collector = Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue()
-                collector.entries.append(Unmanaged<AnyRegistryEntry>.fromOpaque(value!).takeUnretainedValue())
+                collector.entries.append((key, Unmanaged<AnyRegistryEntry>.fromOpaque(value!).takeUnretainedValue()))
                 return true
             }
         }

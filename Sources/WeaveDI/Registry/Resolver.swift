@@ -36,9 +36,20 @@ enum Resolver {
     }
 
     /// The same, under a key other than `T`'s own (a key's default is stored
-    /// under the key type and holds a `T`).
+    /// under the key type and holds a `T`). A live read (`registry` nil) made
+    /// inside `withContainerOverlay` goes to the overlay.
     @inlinable @inline(__always)
     static func resolve<T>(_ type: T.Type, key: TypeKey, in registry: Registry?) throws(DIError) -> Resolution<T>? {
+        if registry == nil && !ContainerOverlays.noneActive {
+            return try resolve(type, key: key, from: ContainerOverlays.currentRegistry())
+        }
+        return try resolve(type, key: key, from: registry)
+    }
+
+    /// Reads `registry`, or the live container itself when it is nil (no
+    /// overlay lookup: for callers that already know the task's overlay).
+    @inlinable @inline(__always)
+    static func resolve<T>(_ type: T.Type, key: TypeKey, from registry: Registry?) throws(DIError) -> Resolution<T>? {
         if UnifiedRegistry.optimized.load(ordering: .relaxed) {
             let raw: UnsafeMutableRawPointer?
             if let registry {
@@ -111,6 +122,7 @@ enum Resolver {
     /// which needs the factory rather than the instance.
     static func entry<T>(_ type: T.Type, in registry: Registry?) -> AnyRegistryEntry? {
         let key = typeKey(type)
+        let registry = registry ?? (ContainerOverlays.noneActive ? nil : ContainerOverlays.currentRegistry())
         guard UnifiedRegistry.optimized.load(ordering: .relaxed) else {
             return lockedEntry(key, in: registry)
         }

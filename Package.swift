@@ -7,6 +7,9 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .macCatalyst(.v18)],
     products: [
         .library(name: "WeaveDI", targets: ["WeaveDI"]),
+        // Test support (Swift Testing traits, an XCTest base class). A product
+        // of its own so the main one never links a test framework.
+        .library(name: "WeaveDITesting", targets: ["WeaveDITesting"]),
         .executable(name: "weavedi-demo", targets: ["WeaveDIDemo"]),
     ],
     traits: [
@@ -60,6 +63,11 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        .target(
+            name: "WeaveDITesting",
+            dependencies: ["WeaveDI"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "WeaveDIDemo",
             dependencies: ["WeaveDI"],
@@ -72,6 +80,11 @@ let package = Package(
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "WeaveDITestingTests",
+            dependencies: ["WeaveDI", "WeaveDITesting"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

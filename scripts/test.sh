@@ -12,6 +12,16 @@ scripts/check-c-warnings.sh
 step "swift test"
 swift test 2>&1 | { grep -v "prohibited flag(s): -D__x86_64__" || true; }
 
+step "parallel test isolation: 200 parallel tests, 20 runs in a row"
+for run in $(seq 20); do
+    if ! swift test --skip-build --filter ParallelIsolationTests > /tmp/weavedi-isolation.log 2>&1; then
+        cat /tmp/weavedi-isolation.log
+        echo "parallel isolation run $run of 20 failed" >&2
+        exit 1
+    fi
+done
+echo "parallel isolation: 20 of 20 runs passed (200 parallel tests each)"
+
 if [ "${WEAVEDI_SKIP_SANITIZERS:-0}" != "1" ]; then
     step "sanitizers"
     scripts/sanitize.sh

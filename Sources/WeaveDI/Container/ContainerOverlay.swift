@@ -26,11 +26,10 @@ public func withContainerOverlay<R>(
     _ configure: (DIContainer) -> Void = { _ in },
     operation: () throws -> R
 ) rethrows -> R {
-    var values = InjectedValues.task
-    let overlay = ContainerOverlays.make(over: values.overlay ?? LiveContainer.current)
-    configure(overlay)
-    values.enterOverlay(overlay)
-    return try InjectedValues.$task.withValue(values, operation: operation)
+    let binding = ContainerOverlays.enter(configure)
+    return try ContainerOverlays.$current.withValue(binding) {
+        try InjectionScopes.$active.withValue(true, operation: operation)
+    }
 }
 
 /// The `async` form of `withContainerOverlay`.
@@ -40,11 +39,10 @@ public func withContainerOverlay<R>(
     _ configure: (DIContainer) -> Void = { _ in },
     operation: () async throws -> R
 ) async rethrows -> R {
-    var values = InjectedValues.task
-    let overlay = ContainerOverlays.make(over: values.overlay ?? LiveContainer.current)
-    configure(overlay)
-    values.enterOverlay(overlay)
-    return try await InjectedValues.$task.withValue(values, operation: operation, isolation: isolation)
+    let binding = ContainerOverlays.enter(configure)
+    return try await ContainerOverlays.$current.withValue(binding, operation: {
+        try await InjectionScopes.$active.withValue(true, operation: operation, isolation: isolation)
+    }, isolation: isolation)
 }
 
 /// Counts the overlays alive anywhere. While it is zero, a read of the live
@@ -54,6 +52,9 @@ enum ContainerOverlays {
     @usableFromInline
     static let alive = Atomic<Int>(0)
 
+    /// The innermost overlay of the current task.
+    @TaskLocal static var current: ContainerOverlayBinding?
+
     @inlinable @inline(__always)
     static var noneActive: Bool { alive.load(ordering: .acquiring) == 0 }
 
@@ -61,20 +62,26 @@ enum ContainerOverlays {
     /// or nil for the live container itself.
     @usableFromInline @inline(never)
     static func currentRegistry() -> Registry? {
-        InjectedValues.task.overlay?.registry
+        current?.container.registry
     }
 
-    static func make(over parent: DIContainer) -> DIContainer {
-        DIContainer(parent: parent)
+    static func enter(_ configure: (DIContainer) -> Void) -> ContainerOverlayBinding {
+        let container = DIContainer(parent: current?.container ?? LiveContainer.current)
+        configure(container)
+        return ContainerOverlayBinding(container)
     }
 }
 
-/// Held by every `InjectedValues` made inside `withContainerOverlay`, like
-/// `OverrideScopeToken`: the counts stay up while any task that inherited
-/// the overlay can still read through it. Counting as an override scope too
-/// keeps `@Injected`'s shared cache out of the way while an overlay exists.
-final class ContainerOverlayToken: Sendable {
-    init() {
+/// What the task-local holds: the overlay, and the count of overlays alive,
+/// which stays up while any task that inherited the binding can still read
+/// through it (not just until the operation returns). Counting it as an
+/// override scope too keeps `@Injected`'s shared cache out of the way of
+/// reads made inside it.
+final class ContainerOverlayBinding: Sendable {
+    let container: DIContainer
+
+    init(_ container: DIContainer) {
+        self.container = container
         ContainerOverlays.alive.add(1, ordering: .sequentiallyConsistent)
         OverrideScopes.alive.add(1, ordering: .sequentiallyConsistent)
     }

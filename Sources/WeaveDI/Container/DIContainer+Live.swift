@@ -47,14 +47,14 @@ extension DIContainer {
     /// and assigning replaces its contents, never the process-wide container.
     public static var live: DIContainer {
         get {
-            if !ContainerOverlays.noneActive, let overlay = InjectedValues.task.overlay {
-                return overlay
+            if !ContainerOverlays.noneActive, let overlay = ContainerOverlays.current {
+                return overlay.container
             }
             return LiveContainer.current
         }
         set {
-            if !ContainerOverlays.noneActive, let overlay = InjectedValues.task.overlay {
-                overlay.replaceContents(with: newValue)
+            if !ContainerOverlays.noneActive, let overlay = ContainerOverlays.current {
+                overlay.container.replaceContents(with: newValue)
                 return
             }
             LiveContainer.replace(with: newValue)

@@ -14,9 +14,6 @@ public struct InjectedValues: Sendable {
     private var byKey: [ObjectIdentifier: Override] = [:]
     private var byValueType: [ObjectIdentifier: any Sendable] = [:]
     private var scopeTokens: [OverrideScopeToken] = []
-    /// The innermost `withContainerOverlay` container of this task, if any.
-    private(set) var overlay: DIContainer?
-    private var overlayTokens: [ContainerOverlayToken] = []
     /// Set only on the copy that a cached `@Injected` read evaluates: the
     /// reads made through it say there whether their results may be cached.
     var readRecord: ReadRecord?
@@ -44,7 +41,7 @@ public struct InjectedValues: Sendable {
                 return override.value as! K.Value
             }
             do {
-                if let resolution = try Resolver.resolve(K.Value.self, key: typeKey(K.Value.self), from: overlay?.registry) {
+                if let resolution = try Resolver.resolve(K.Value.self, in: nil) {
                     readRecord?.note(resolution)
                     return resolution.value
                 }
@@ -71,11 +68,6 @@ public struct InjectedValues: Sendable {
 
     mutating func enterScope() {
         scopeTokens.append(OverrideScopeToken())
-    }
-
-    mutating func enterOverlay(_ container: DIContainer) {
-        overlayTokens.append(ContainerOverlayToken())
-        overlay = container
     }
 }
 

@@ -26,9 +26,12 @@ final class InjectionSlot<Value>: @unchecked Sendable {
 
     @inlinable @inline(__always)
     func value() -> Value {
-        // While no override scope exists anywhere, no task can see one, so
-        // the value is the same for every reader: the shared cache serves.
-        if OverrideScopes.noneActive && UnifiedRegistry.optimized.load(ordering: .relaxed) {
+        // A task outside every override scope and overlay reads what every
+        // such task reads: the shared cache serves it. Whether this task is
+        // in one is asked only while some scope exists somewhere.
+        if (OverrideScopes.noneActive || !InjectionScopes.currentTaskIsScoped())
+            && UnifiedRegistry.optimized.load(ordering: .relaxed)
+        {
             if let raw = weave_slot_peek(handle) {
                 let value = Unmanaged<ValueBox<Value>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
                 weave_read_end()

@@ -11,6 +11,20 @@ enum OverrideScopes {
     static var noneActive: Bool { alive.load(ordering: .acquiring) == 0 }
 }
 
+/// Whether the current task is inside a `withInjectedValues` scope or a
+/// container overlay. While scopes exist elsewhere but not here, a read may
+/// still use `@Injected`'s shared cache: what it reads is what every task
+/// without a scope reads.
+@usableFromInline
+enum InjectionScopes {
+    @TaskLocal static var active = false
+
+    @usableFromInline @inline(never)
+    static func currentTaskIsScoped() -> Bool {
+        active
+    }
+}
+
 /// Held by every `InjectedValues` made inside `withInjectedValues`, so the
 /// count stays up as long as any task (child or unstructured) can still read
 /// those overrides, not just until the scope's closure returns.

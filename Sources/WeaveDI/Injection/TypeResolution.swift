@@ -4,16 +4,11 @@
 /// that type already evaluated.
 enum TypeResolution {
     static func resolve<T>(_ type: T.Type, record: ReadRecord?) throws(DIError) -> T? {
-        var overlay: Registry?
-        if !OverrideScopes.noneActive {
-            let values = InjectedValues.task
-            if let overridden = values.overriddenValue(ofType: type) {
-                record?.cacheable = false
-                return overridden
-            }
-            overlay = values.overlay?.registry
+        if !OverrideScopes.noneActive, let overridden = InjectedValues.task.overriddenValue(ofType: type) {
+            record?.cacheable = false
+            return overridden
         }
-        if let resolution = try Resolver.resolve(type, key: typeKey(type), from: overlay) {
+        if let resolution = try Resolver.resolve(type, in: nil) {
             record?.note(resolution)
             return resolution.value
         }

@@ -9,7 +9,9 @@ public func withInjectedValues<R>(
     var values = InjectedValues.task
     try update(&values)
     values.enterScope()
-    return try InjectedValues.$task.withValue(values, operation: operation)
+    return try InjectedValues.$task.withValue(values) {
+        try InjectionScopes.$active.withValue(true, operation: operation)
+    }
 }
 
 /// The `async` form of `withInjectedValues`.
@@ -22,5 +24,7 @@ public func withInjectedValues<R>(
     var values = InjectedValues.task
     try update(&values)
     values.enterScope()
-    return try await InjectedValues.$task.withValue(values, operation: operation, isolation: isolation)
+    return try await InjectedValues.$task.withValue(values, operation: {
+        try await InjectionScopes.$active.withValue(true, operation: operation, isolation: isolation)
+    }, isolation: isolation)
 }

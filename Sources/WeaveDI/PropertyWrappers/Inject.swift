@@ -3,8 +3,11 @@
 /// `UnifiedDI.register(_:factory:)` with a key path).
 @available(*, deprecated, message: "Use @Injected(\\.key) or @Injected var value: T?")
 @propertyWrapper
-public struct Inject<T: Sendable>: Sendable {
-    private let keyPath: (KeyPath<DIContainer, T?> & Sendable)?
+public struct Inject<T: Sendable>: @unchecked Sendable {
+    /// A `KeyPath<DIContainer, T?>`, stored type-erased: a property of the
+    /// generic existential type would make every access build its metadata.
+    /// Key paths are immutable, hence the unchecked `Sendable`.
+    @usableFromInline let keyPath: AnyKeyPath?
 
     public init() {
         self.keyPath = nil
@@ -18,10 +21,17 @@ public struct Inject<T: Sendable>: Sendable {
         self.keyPath = keyPath
     }
 
+    @inlinable
     public var wrappedValue: T? {
         if let keyPath {
-            return DIContainer.live[keyPath: keyPath]
+            return Self.read(keyPath)
         }
         return UnifiedDI.resolve(T.self)
+    }
+
+    /// Apart, so that the common path never touches the key path's metadata.
+    @usableFromInline @inline(never)
+    static func read(_ keyPath: AnyKeyPath) -> T? {
+        DIContainer.live[keyPath: unsafeDowncast(keyPath, to: KeyPath<DIContainer, T?>.self)]
     }
 }

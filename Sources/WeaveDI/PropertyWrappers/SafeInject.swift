@@ -11,8 +11,9 @@
 /// non-mutating contexts and lets it see re-registrations).
 @available(*, deprecated, message: "Use @Injected(\\.key) or UnifiedDI.resolveThrowing")
 @propertyWrapper
-public struct SafeInject<Value: SafeInjectable>: Sendable where Value.Dependency: Sendable {
-    private let keyPath: (KeyPath<DIContainer, Value.Dependency?> & Sendable)?
+public struct SafeInject<Value: SafeInjectable>: @unchecked Sendable where Value.Dependency: Sendable {
+    /// Type-erased, as in `Inject`.
+    @usableFromInline let keyPath: AnyKeyPath?
 
     public init() {
         self.keyPath = nil
@@ -26,6 +27,7 @@ public struct SafeInject<Value: SafeInjectable>: Sendable where Value.Dependency
         self.keyPath = keyPath
     }
 
+    @inlinable
     public var wrappedValue: Value {
         Value(resolving: { () throws(DIError) in try getValue() })
     }
@@ -33,11 +35,18 @@ public struct SafeInject<Value: SafeInjectable>: Sendable where Value.Dependency
     public var projectedValue: SafeInject<Value> { self }
 
     /// The dependency, or `DIError.dependencyNotFound` naming its type.
+    @inlinable
     public func getValue() throws(DIError) -> Value.Dependency {
         guard let keyPath else {
             return try UnifiedDI.resolveThrowing(Value.Dependency.self)
         }
-        guard let found = DIContainer.live[keyPath: keyPath] else {
+        return try Self.read(keyPath)
+    }
+
+    @usableFromInline @inline(never)
+    static func read(_ keyPath: AnyKeyPath) throws(DIError) -> Value.Dependency {
+        let typed = unsafeDowncast(keyPath, to: KeyPath<DIContainer, Value.Dependency?>.self)
+        guard let found = DIContainer.live[keyPath: typed] else {
             throw DIError.dependencyNotFound(type: typeName(Value.Dependency.self))
         }
         return found
@@ -54,6 +63,7 @@ public protocol SafeInjectable {
 extension Optional: SafeInjectable {
     public typealias Dependency = Wrapped
 
+    @inlinable
     public init(resolving: () throws(DIError) -> Wrapped) {
         self = try? resolving()
     }

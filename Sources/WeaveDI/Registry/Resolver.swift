@@ -40,8 +40,12 @@ enum Resolver {
     /// inside `withContainerOverlay` goes to the overlay.
     @inlinable @inline(__always)
     static func resolve<T>(_ type: T.Type, key: TypeKey, in registry: Registry?) throws(DIError) -> Resolution<T>? {
+        // One call of the body below (not one per branch): two inlined
+        // copies make unspecialised callers build `Optional<Resolution<T>>`
+        // metadata on every read.
+        var registry = registry
         if registry == nil && !ContainerOverlays.noneActive {
-            return try resolve(type, key: key, from: ContainerOverlays.currentRegistry())
+            registry = ContainerOverlays.currentRegistry()
         }
         return try resolve(type, key: key, from: registry)
     }

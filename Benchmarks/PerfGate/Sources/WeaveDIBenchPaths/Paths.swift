@@ -1,3 +1,4 @@
+import Dispatch
 import WeaveDI
 
 /// One measured operation. `run(n)` performs it `n` times (the loop lives
@@ -135,6 +136,24 @@ public func weaveDIPaths(tableSize: Int) -> [BenchPath] {
                 withInjectedValues { $0.benchService = Floor.service } operation: { consume(consumers.byKeyPath) }
             }
         }))
+    // A server that overrides per request, or a test run with overlays,
+    // keeps a scope open somewhere at all times: reads on threads outside
+    // any scope must stay cheap then too.
+    for (kind, label) in [("override", "a withInjectedValues scope"), ("overlay", "a container overlay")] {
+        let elsewhere = ScopeHeldElsewhere(overlay: kind == "overlay")
+        paths.append(BenchPath(
+            id: "elsewhere.\(kind).injected", label: "@Injected(\\.key), \(label) open on another thread",
+            group: "overrides",
+            prepare: { _ in elsewhere.open() },
+            run: { n in for _ in 0..<n { consume(consumers.byKeyPath) } },
+            cleanup: { _ in elsewhere.close() }))
+        paths.append(BenchPath(
+            id: "elsewhere.\(kind).resolve", label: "UnifiedDI.resolve, \(label) open on another thread",
+            group: "overrides",
+            prepare: { _ in elsewhere.open() },
+            run: { n in for _ in 0..<n { consume(UnifiedDI.resolve(BenchService.self)) } },
+            cleanup: { _ in elsewhere.close() }))
+    }
     let fresh = makeNestKeys(count: freshKeyCount, chain: 1)
     paths.append(BenchPath(
         id: "register.replace", label: "UnifiedDI.register (eager, replaces)", group: "registration",
@@ -177,4 +196,32 @@ public func warmUpAndPrepare(_ path: BenchPath, operations n: Int) {
     path.run(warm)
     path.cleanup(warm)
     path.prepare(n)
+}
+
+/// Holds a `withInjectedValues` scope or a container overlay open on a
+/// thread of its own between `open` and `close`.
+final class ScopeHeldElsewhere: @unchecked Sendable {
+    private let overlay: Bool
+    private let entered = DispatchSemaphore(value: 0)
+    private let leave = DispatchSemaphore(value: 0)
+    private let left = DispatchSemaphore(value: 0)
+
+    init(overlay: Bool) { self.overlay = overlay }
+
+    func open() {
+        DispatchQueue(label: "scope held elsewhere").async { [self] in
+            if overlay {
+                withContainerOverlay { _ in } operation: { entered.signal(); leave.wait() }
+            } else {
+                withInjectedValues { $0.benchService = Floor.service } operation: { entered.signal(); leave.wait() }
+            }
+            left.signal()
+        }
+        entered.wait()
+    }
+
+    func close() {
+        leave.signal()
+        left.wait()
+    }
 }

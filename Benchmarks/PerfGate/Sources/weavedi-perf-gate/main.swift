@@ -34,6 +34,8 @@ let gated: Set<String> = [
     "handler.hand", "handler.inject", "handler.injected.keypath", "handler.injected.keytype",
     "handler.injected.type", "handler.injected.optional", "resolve.transient3", "taskscope.request",
     "resolve.singleton.lazy", "resolve.weak", "resolve.transient",
+    "elsewhere.override.injected", "elsewhere.override.resolve",
+    "elsewhere.overlay.injected", "elsewhere.overlay.resolve",
 ]
 /// Paths that depend on the table size; the others run at the first size only.
 let sizeDependent: Set<String> = [

@@ -150,7 +150,31 @@ struct DepthService: NestedService { let depth: Int }
 protocol ResetService: Sendable { var name: String { get } }
 struct NamedResetService: ResetService { let name: String }
 
+protocol CacheProbeService: Sendable { var name: String { get } }
+struct NamedCacheProbeService: CacheProbeService { let name: String }
+
+final class CacheProbeHolder: @unchecked Sendable {
+    @Injected var probe: any CacheProbeService
+}
+
 @Suite struct ContainerOverlayTests {
+    @Test func theSharedInjectedCacheNeitherLeaksIntoAnOverlayNorOutOfIt() async {
+        WeaveDI.Container.live.register((any CacheProbeService).self) { NamedCacheProbeService(name: "live") }
+        defer { UnifiedDI.release((any CacheProbeService).self) }
+        let holder = CacheProbeHolder()
+        #expect(holder.probe.name == "live")
+        await withContainerOverlay {
+            $0.register((any CacheProbeService).self) { NamedCacheProbeService(name: "overlay") }
+        } operation: {
+            #expect(holder.probe.name == "overlay")
+            // An unscoped reader meanwhile fills the shared cache with the live value.
+            let outside = await Task.detached { (holder.probe.name, holder.probe.name) }.value
+            #expect(outside == ("live", "live"))
+            #expect(holder.probe.name == "overlay")
+        }
+        #expect(holder.probe.name == "live")
+    }
+
     @Test func readsFallThroughToTheLiveContainerAndWritesStayInTheOverlay() async {
         WeaveDI.Container.live.register((any FallThroughService).self) { NamedFallThroughService(name: "live") }
         defer { UnifiedDI.release((any FallThroughService).self) }

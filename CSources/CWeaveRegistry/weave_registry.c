@@ -6,6 +6,9 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 /*
  * ThreadSanitizer cannot see the ordering ck provides: its x86-64 ck_pr_*
@@ -571,6 +574,23 @@ static void release_unlinked(struct weave_node *list) {
     }
 }
 
+/* Emptying a large table frees one node and one entry per key, all small
+ * blocks that glibc keeps in its free lists (they never reach the top of the
+ * heap, so free() does not trim): the process would stay as large as at its
+ * peak. Handing the free pages back costs a walk of the heap, worth it only
+ * after many keys went at once. */
+#define TRIM_AFTER_RELEASING 4096
+
+static void give_back_memory(size_t released) {
+#ifdef __GLIBC__
+    if (released >= TRIM_AFTER_RELEASING) {
+        malloc_trim(0);
+    }
+#else
+    (void)released;
+#endif
+}
+
 size_t weave_registry_clear(weave_registry_t *registry) {
     size_t count = 0;
     pthread_mutex_lock(&registry->write_lock);
@@ -586,6 +606,7 @@ size_t weave_registry_clear(weave_registry_t *registry) {
     advance_generation();
     finish_write(NULL, 0, true);
     release_unlinked(list);
+    give_back_memory(count);
     return count;
 }
 
@@ -649,6 +670,7 @@ void weave_registry_destroy(weave_registry_t *registry) {
     pthread_mutex_destroy(&registry->write_lock);
     free(registry);
     release_unlinked(list);
+    give_back_memory(count);
 }
 
 /* ---- the live registry ----------------------------------------------- */

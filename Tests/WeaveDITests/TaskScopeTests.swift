@@ -71,6 +71,35 @@ final class TaskScopeTests: DITestCase {
         XCTAssertEqual(counter.count, 400)
     }
 
+    /// A scope holds one instance per registration: another container's
+    /// registration of the same type is not the same dependency.
+    func testTwoContainersRegistrationsOfOneTypeGetTheirOwnInstancesInOneScope() {
+        let first = WeaveDI.Container()
+        first.register(RequestContext.self, scope: .task) { RequestContext(serial: 1) }
+        let second = WeaveDI.Container()
+        second.register(RequestContext.self, scope: .task) { RequestContext(serial: 2) }
+        let child = first.createChild()
+        withTaskScope {
+            let fromFirst = first.resolve(RequestContext.self)
+            XCTAssertEqual(fromFirst?.serial, 1)
+            XCTAssertEqual(second.resolve(RequestContext.self)?.serial, 2)
+            XCTAssertTrue(child.resolve(RequestContext.self) === fromFirst, "the child inherits the same registration")
+        }
+    }
+
+    /// Like a singleton, a task-scoped registration replaced mid-request
+    /// gives the new registration's instance, not the one it replaced.
+    func testARegistrationReplacedInsideAScopeGivesItsOwnInstance() {
+        UnifiedDI.register(RequestContext.self, scope: .task) { RequestContext(serial: 1) }
+        withTaskScope {
+            XCTAssertEqual(UnifiedDI.resolve(RequestContext.self)?.serial, 1)
+            UnifiedDI.register(RequestContext.self, scope: .task) { RequestContext(serial: 2) }
+            let replaced = UnifiedDI.resolve(RequestContext.self)
+            XCTAssertEqual(replaced?.serial, 2)
+            XCTAssertTrue(UnifiedDI.resolve(RequestContext.self) === replaced)
+        }
+    }
+
     func testSynchronousScope() {
         UnifiedDI.register(RequestContext.self, scope: .task) { RequestContext(serial: 5) }
         let serial = withTaskScope { UnifiedDI.resolve(RequestContext.self)?.serial }

@@ -68,7 +68,7 @@ final class InstanceSlot<T>: SlotBase, @unchecked Sendable {
     }
 }
 
-/// A task scope's instance of one type. Not generic, so making and
+/// A task scope's instance of one registration. Not generic, so making and
 /// destroying one per request costs no runtime generic-metadata lookup (a
 /// generic class's allocation and deinit do); reading it back pays a cast.
 @usableFromInline
@@ -76,9 +76,14 @@ final class ScopedInstance: SlotBase, @unchecked Sendable {
     /// 1 once `value` holds the instance; never goes back.
     @usableFromInline let state = Atomic<UInt8>(0)
     @exclusivity(unchecked) @usableFromInline var value: Any?
+    /// The slot is found by the registration's address: holding the
+    /// registration for the scope's lifetime keeps a later registration
+    /// from being allocated at that address and finding this instance.
+    @usableFromInline let registration: AnyRegistryEntry
 
-    @usableFromInline override init(type: Any.Type) {
-        super.init(type: type)
+    @usableFromInline init(registration: AnyRegistryEntry) {
+        self.registration = registration
+        super.init(type: registration.type)
     }
 
     @inlinable

@@ -23,9 +23,12 @@ final class TaskScope: @unchecked Sendable {
         }
     }
 
+    /// The slot of one registration, not of one type: a registration that
+    /// replaced another mid-request, or another container's registration of
+    /// the same type, gets its own instance.
     @inlinable
-    func slot<T>(for type: T.Type) -> ScopedInstance {
-        let key = typeKey(type)
+    func slot(for registration: AnyRegistryEntry) -> ScopedInstance {
+        let key = UInt(bitPattern: ObjectIdentifier(registration))
         var newest = head.load(ordering: .acquiring)
         var searchedUpTo: UnsafeRawPointer?
         while true {
@@ -37,7 +40,7 @@ final class TaskScope: @unchecked Sendable {
                 }
                 node = slot.scopeNext
             }
-            let slot = ScopedInstance(type: T.self)
+            let slot = ScopedInstance(registration: registration)
             slot.scopeKey = key
             slot.scopeNext = newest
             let raw = UnsafeRawPointer(Unmanaged.passRetained(slot).toOpaque())
@@ -58,7 +61,7 @@ final class TaskScope: @unchecked Sendable {
             DILog.scopeLeak(T.self)
             throw .noActiveScope(type: typeName(T.self))
         }
-        return try scope.slot(for: T.self).getOrBuild { () throws(DIError) in try entry.produceFresh() }
+        return try scope.slot(for: entry).getOrBuild { () throws(DIError) in try entry.produceFresh() }
     }
 }
 

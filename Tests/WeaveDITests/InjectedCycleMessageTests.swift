@@ -1,0 +1,55 @@
+import Testing
+import WeaveDI
+
+// Each builds the other in its initializer through a non-optional
+// `@Injected var`, so neither can ever be built: the read must stop naming
+// the cycle, not claim that nothing is registered.
+final class InjectedCycleFirst: @unchecked Sendable {
+    @Injected var second: InjectedCycleSecond
+    init() { _ = second }
+}
+
+final class InjectedCycleSecond: @unchecked Sendable {
+    @Injected var first: InjectedCycleFirst
+    init() { _ = first }
+}
+
+final class InjectedCycleEntry: @unchecked Sendable {
+    @Injected var first: InjectedCycleFirst
+}
+
+/// The message the child stopped with. Only that line counts: the cycle is
+/// also logged at error level before the stop, whatever the stop then says.
+func fatalErrorLine(_ result: ExitTest.Result?) -> String {
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    return stderr.split(separator: "\n").first { $0.contains("Fatal error:") }.map(String.init) ?? stderr
+}
+
+/// Issue 10, item 2. Exit tests run in a child process, so the live
+/// container they register into is their own.
+@Suite struct InjectedCycleMessageTests {
+    @Test func aCycleThroughNonOptionalInjectedPropertiesStopsNamingTheChain() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            UnifiedDI.register(InjectedCycleFirst.self, scope: .transient) { InjectedCycleFirst() }
+            UnifiedDI.register(InjectedCycleSecond.self, scope: .transient) { InjectedCycleSecond() }
+            _ = InjectedCycleEntry().first
+        }
+        let stop = fatalErrorLine(result)
+        #expect(stop.contains("circular dependency: InjectedCycleFirst -> InjectedCycleSecond -> InjectedCycleFirst"), "\(stop)")
+        #expect(!stop.contains("registered"), "\(stop)")
+    }
+
+    /// The same cycle entered through `UnifiedDI.resolve`, which on its own
+    /// would turn a cycle into nil: the non-optional property inside must
+    /// still stop with the chain rather than build on a missing piece.
+    @Test func theSameCycleEnteredThroughResolveStopsNamingTheChain() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            UnifiedDI.register(InjectedCycleFirst.self, scope: .transient) { InjectedCycleFirst() }
+            UnifiedDI.register(InjectedCycleSecond.self, scope: .transient) { InjectedCycleSecond() }
+            _ = UnifiedDI.resolve(InjectedCycleSecond.self)
+        }
+        let stop = fatalErrorLine(result)
+        #expect(stop.contains("circular dependency: InjectedCycleSecond -> InjectedCycleFirst -> InjectedCycleSecond"), "\(stop)")
+        #expect(!stop.contains("registered"), "\(stop)")
+    }
+}

@@ -150,45 +150,61 @@ struct DepthService: NestedService { let depth: Int }
 protocol ResetService: Sendable { var name: String { get } }
 struct NamedResetService: ResetService { let name: String }
 
-protocol CacheProbeService: Sendable { var name: String { get } }
-struct NamedCacheProbeService: CacheProbeService { let name: String }
-
-final class CacheProbeHolder: @unchecked Sendable {
-    @Injected var probe: any CacheProbeService
+struct CacheProbeKey: InjectedKey {
+    static let liveValue = "default"
 }
 
+extension InjectedValues {
+    var cacheProbe: String {
+        get { self[CacheProbeKey.self] }
+        set { self[CacheProbeKey.self] = newValue }
+    }
+}
+
+final class CacheProbeHolder: @unchecked Sendable {
+    @Injected(\.cacheProbe) var probe
+}
+
+/// These tests never touch the process-wide live container (another suite
+/// replaces and empties it while they run): an outer overlay stands in for it.
 @Suite struct ContainerOverlayTests {
-    @Test func theSharedInjectedCacheNeitherLeaksIntoAnOverlayNorOutOfIt() async {
-        WeaveDI.Container.live.register((any CacheProbeService).self) { NamedCacheProbeService(name: "live") }
-        defer { UnifiedDI.release((any CacheProbeService).self) }
-        let holder = CacheProbeHolder()
-        #expect(holder.probe.name == "live")
+    @Test func readsFallThroughToTheContainerBehindAndWritesStayInTheOverlay() async {
         await withContainerOverlay {
-            $0.register((any CacheProbeService).self) { NamedCacheProbeService(name: "overlay") }
+            $0.register((any FallThroughService).self) { NamedFallThroughService(name: "behind") }
         } operation: {
-            #expect(holder.probe.name == "overlay")
-            // An unscoped reader meanwhile fills the shared cache with the live value.
-            let outside = await Task.detached { (holder.probe.name, holder.probe.name) }.value
-            #expect(outside == ("live", "live"))
-            #expect(holder.probe.name == "overlay")
+            // Started before the inner overlay, so it sees only the outer one.
+            let (go, signal) = AsyncStream<Void>.makeStream()
+            let readerBehind = Task {
+                for await _ in go { break }
+                return UnifiedDI.resolve((any FallThroughService).self)?.name
+            }
+            await withContainerOverlay {
+                #expect(UnifiedDI.resolve((any FallThroughService).self)?.name == "behind")
+                UnifiedDI.register((any FallThroughService).self) { NamedFallThroughService(name: "overlay") }
+                #expect(UnifiedDI.resolve((any FallThroughService).self)?.name == "overlay")
+                signal.yield()
+                #expect(await readerBehind.value == "behind")
+                UnifiedDI.releaseAll()
+                // The overlay is empty again: the registration behind shows through.
+                #expect(UnifiedDI.resolve((any FallThroughService).self)?.name == "behind")
+            }
+            #expect(UnifiedDI.resolve((any FallThroughService).self)?.name == "behind")
         }
-        #expect(holder.probe.name == "live")
     }
 
-    @Test func readsFallThroughToTheLiveContainerAndWritesStayInTheOverlay() async {
-        WeaveDI.Container.live.register((any FallThroughService).self) { NamedFallThroughService(name: "live") }
-        defer { UnifiedDI.release((any FallThroughService).self) }
+    @Test func theSharedInjectedCacheNeitherLeaksIntoAnOverlayNorOutOfIt() async {
+        let holder = CacheProbeHolder()
+        #expect(holder.probe == "default")
         await withContainerOverlay {
-            #expect(UnifiedDI.resolve((any FallThroughService).self)?.name == "live")
-            UnifiedDI.register((any FallThroughService).self) { NamedFallThroughService(name: "overlay") }
-            #expect(UnifiedDI.resolve((any FallThroughService).self)?.name == "overlay")
-            let outside = await Task.detached { UnifiedDI.resolve((any FallThroughService).self)?.name }.value
-            #expect(outside == "live")
-            UnifiedDI.releaseAll()
-            // The overlay is empty again: the live registration shows through.
-            #expect(UnifiedDI.resolve((any FallThroughService).self)?.name == "live")
+            $0.register(String.self) { "overlay" }
+        } operation: {
+            #expect(holder.probe == "overlay")
+            // An unscoped reader meanwhile fills the shared cache.
+            let outside = await Task.detached { [holder] in (holder.probe, holder.probe) }.value
+            #expect(outside == ("default", "default"))
+            #expect(holder.probe == "overlay")
         }
-        #expect(UnifiedDI.resolve((any FallThroughService).self)?.name == "live")
+        #expect(holder.probe == "default")
     }
 
     @Test func theOverlayEndsWithItsOperationAndUnstructuredChildrenInheritIt() async {
@@ -214,16 +230,18 @@ final class CacheProbeHolder: @unchecked Sendable {
     }
 
     @Test func assigningLiveInsideAnOverlayReplacesOnlyTheOverlay() {
-        let realLive = WeaveDI.Container.live
         withContainerOverlay {
-            let replacement = WeaveDI.Container()
-            replacement.register((any ResetService).self) { NamedResetService(name: "replacement") }
-            WeaveDI.Container.live = replacement
-            #expect(UnifiedDI.resolve((any ResetService).self)?.name == "replacement")
-            WeaveDI.Container.live = WeaveDI.Container()
+            let behind = WeaveDI.Container.live
+            withContainerOverlay {
+                let replacement = WeaveDI.Container()
+                replacement.register((any ResetService).self) { NamedResetService(name: "replacement") }
+                WeaveDI.Container.live = replacement
+                #expect(UnifiedDI.resolve((any ResetService).self)?.name == "replacement")
+                WeaveDI.Container.live = WeaveDI.Container()
+                #expect(UnifiedDI.resolve((any ResetService).self) == nil)
+            }
+            #expect(WeaveDI.Container.live === behind)
             #expect(UnifiedDI.resolve((any ResetService).self) == nil)
         }
-        #expect(WeaveDI.Container.live === realLive)
-        #expect(UnifiedDI.resolve((any ResetService).self) == nil)
     }
 }

@@ -409,7 +409,12 @@ static void free_retired_blocks(ck_stack_entry_t *cursor) {
 static void finish_write(void **released, size_t count, bool force_sync) {
     ck_epoch_record_t *record = record_for_write();
     struct retired *retired = ck_pr_fas_ptr(&retire_head, NULL);
-    ck_stack_entry_t *blocks = ck_stack_batch_pop_upmc(&retired_blocks);
+    /* A load first: the exchange would cost every write a locked instruction,
+     * and a block pushed after the load is the next write's (a record-less
+     * writer's own blocks were pushed before, on this thread). */
+    ck_stack_entry_t *blocks = ck_pr_load_ptr(&retired_blocks.head) == NULL
+                                   ? NULL
+                                   : ck_stack_batch_pop_upmc(&retired_blocks);
     bool any_released = false;
     for (size_t i = 0; i < count; i++) {
         any_released |= released[i] != NULL;

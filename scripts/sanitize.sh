@@ -345,10 +345,11 @@ c_stress() {
         step "Mutation check: finish_write without its grace period must fail under ASan"
         mkdir -p "$OUT/mutant"
         local mutant="$OUT/mutant/weave_registry.c" status=0
-        # Only the barrier inside finish_write (record_thread_exit has one too).
-        [ "$(in_function finish_write "$REGISTRY_C" | grep -c 'ck_epoch_barrier(record);')" -eq 1 ] ||
-            die "mutation check: finish_write's ck_epoch_barrier(record) call not found"
-        sed '/^static void finish_write(/,/^}/ s|ck_epoch_barrier(record);|/* mutation: no grace period */|' \
+        # Only the grace period inside finish_write (record_thread_exit has a
+        # barrier of its own).
+        [ "$(in_function finish_write "$REGISTRY_C" | grep -c 'grace_period(record);')" -eq 1 ] ||
+            die "mutation check: finish_write's grace_period(record) call not found"
+        sed '/^static void finish_write(/,/^}/ s|grace_period(record);|/* mutation: no grace period */|' \
             "$REGISTRY_C" >"$mutant"
         require_one_change "$mutant"
         build_c "$OUT/registry_stress-mutant" "$mutant" "$ASAN_CC" \

@@ -6,6 +6,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -44,16 +45,70 @@ static weave_value_fn value_retain;
 static weave_value_fn value_release;
 
 /*
- * Reclamation: one process-wide epoch, one record per thread. Readers wrap
- * every dereference in a read section. Writers unlink, advance the
- * generation, then wait out one grace period (ck_epoch_barrier) before they
- * release anything a section could have seen; nothing else ever waits.
- * Table memory freed by a resize is deferred with ck_epoch_call.
+ * Reclamation: one process-wide epoch. Readers wrap every dereference in a
+ * read section. Writers unlink, advance the generation, then wait out one
+ * grace period (ck_epoch_synchronize) before they release anything a
+ * section could have seen; nothing else ever waits. Table memory freed by a
+ * resize is deferred with ck_epoch_call.
+ *
+ * Records are bounded. ck never takes a record off its global list, and every
+ * grace period and every poll scans the whole list, so with one record per
+ * thread a burst of 2,000 threads made every later write walk 2,000 records
+ * (16 us per register instead of 0.27 us) for the rest of the process. At most
+ * WEAVE_EPOCH_RECORDS_MAX records are ever registered, from one static array
+ * (contiguous, so a scan streams through it). EPOCH_SHARED_RECORDS of them are
+ * shared; each of the others is owned by one thread at a time, found through
+ * thread_record, given back by the thread-exit destructor and recycled by the
+ * next thread that needs one.
+ *
+ * A thread that finds every owned record held by a live thread is
+ * record-less. Its outermost read section borrows a shared record, holding
+ * that record's mutex until the section ends (ck's begin and end are plain
+ * stores meant for one thread, and the mutex makes the borrower that one
+ * thread); nested sections reuse it. Grace periods and polls see shared
+ * records like any other, so the read API, the peek forms and every deferred
+ * free keep their meaning for these threads. A borrower holds the mutex only
+ * inside a read section, which by contract neither blocks nor writes, so a
+ * borrower never waits on anything while holding it and no lock order
+ * involves it. A record-less thread never owns deferred work: its writes wait
+ * with ck_epoch_synchronize_wait (which needs no record), and what it would
+ * defer through a record goes to lists the next write empties (weave_retire
+ * for values, retired_blocks for table memory). It tries again for an owned
+ * record at each outermost section and each write, which costs two loads
+ * while none is free.
+ *
+ * Why 256 (WEAVE_EPOCH_RECORDS_MAX, weave_registry.h): a scan reads one
+ * cache line per record from one 64 KB array, about 2 ns a record here, so
+ * a full table adds about half a microsecond to a write (register measured
+ * 0.23 us before and 0.72 us after a burst of 2,000 threads, against 36 us
+ * unbounded; 128 gave 0.49, 512 gave 1.5 as the array outgrows the L2's
+ * share). 248 owned records are about one per worker of libdispatch's
+ * largest pool (255), and far more than any pool sized by CPU count on the
+ * machines this targets, so the shared records' mutex is paid only in a
+ * real burst. Eight shared records: a borrower is usually on a CPU, and a
+ * borrower preempted inside its section only makes others try the next.
  */
 static ck_epoch_t global_epoch;
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
 static pthread_key_t record_key;
 static _Thread_local ck_epoch_record_t *thread_record;
+
+#define EPOCH_SHARED_RECORDS 8u
+#define EPOCH_OWNED_RECORDS (WEAVE_EPOCH_RECORDS_MAX - EPOCH_SHARED_RECORDS)
+_Static_assert(WEAVE_EPOCH_RECORDS_MAX > EPOCH_SHARED_RECORDS, "no owned records");
+
+static ck_epoch_record_t owned_records[EPOCH_OWNED_RECORDS];
+static unsigned int owned_records_made;
+
+struct shared_record {
+    ck_epoch_record_t record;
+    pthread_mutex_t lock;
+};
+static struct shared_record shared_records[EPOCH_SHARED_RECORDS];
+static pthread_once_t shared_once = PTHREAD_ONCE_INIT;
+static unsigned int shared_next;
+/* The shared record this thread's open section borrowed, else NULL. */
+static _Thread_local struct shared_record *thread_shared;
 
 static void record_thread_exit(void *pointer) {
     ck_epoch_record_t *record = pointer;
@@ -74,16 +129,23 @@ static void global_init(void) {
     }
 }
 
-static ck_epoch_record_t *record_acquire_slow(void) {
+/* An owned record for this thread: a recycled one, or one not yet handed
+ * out while fewer than EPOCH_OWNED_RECORDS were; else NULL. Never called
+ * while this thread has a shared section open: the section must end on the
+ * record it began on. */
+static ck_epoch_record_t *record_try_acquire(void) {
     pthread_once(&global_once, global_init);
     ck_epoch_record_t *record = ck_epoch_recycle(&global_epoch, NULL);
     if (record != NULL) {
         TSAN_ACQUIRE(record);
     } else {
-        record = aligned_alloc(CK_MD_CACHELINE, sizeof(*record));
-        if (record == NULL) {
-            abort();
-        }
+        unsigned int made = ck_pr_load_uint(&owned_records_made);
+        do {
+            if (made >= EPOCH_OWNED_RECORDS) {
+                return NULL;
+            }
+        } while (!ck_pr_cas_uint_value(&owned_records_made, made, made + 1, &made));
+        record = &owned_records[made];
         ck_epoch_register(&global_epoch, record, NULL);
     }
     pthread_setspecific(record_key, record);
@@ -91,12 +153,112 @@ static ck_epoch_record_t *record_acquire_slow(void) {
     return record;
 }
 
-static inline ck_epoch_record_t *record_acquire(void) {
+/* The record a write polls and defers through, or NULL for a record-less
+ * thread. */
+static inline ck_epoch_record_t *record_for_write(void) {
     ck_epoch_record_t *record = thread_record;
     if (CK_CC_LIKELY(record != NULL)) {
         return record;
     }
-    return record_acquire_slow();
+    return thread_shared == NULL ? record_try_acquire() : NULL;
+}
+
+static void shared_init(void) {
+    pthread_once(&global_once, global_init);
+    for (unsigned int i = 0; i < EPOCH_SHARED_RECORDS; i++) {
+        pthread_mutex_init(&shared_records[i].lock, NULL);
+        ck_epoch_register(&global_epoch, &shared_records[i].record, NULL);
+    }
+}
+
+static void shared_section_begin(void) {
+    struct shared_record *shared = thread_shared;
+    if (shared == NULL) {
+        pthread_once(&shared_once, shared_init);
+        /* Any free one rather than a fixed one: only a borrower preempted
+         * inside its section keeps a record busy for long. */
+        unsigned int start = ck_pr_faa_uint(&shared_next, 1);
+        for (unsigned int i = 0; i < EPOCH_SHARED_RECORDS; i++) {
+            struct shared_record *candidate = &shared_records[(start + i) % EPOCH_SHARED_RECORDS];
+            if (pthread_mutex_trylock(&candidate->lock) == 0) {
+                shared = candidate;
+                break;
+            }
+        }
+        if (shared == NULL) {
+            shared = &shared_records[start % EPOCH_SHARED_RECORDS];
+            pthread_mutex_lock(&shared->lock);
+        }
+        thread_shared = shared;
+    }
+    ck_epoch_begin(&shared->record, NULL);
+}
+
+static void shared_section_end(void) {
+    struct shared_record *shared = thread_shared;
+    if (ck_epoch_end(&shared->record, NULL)) {
+        thread_shared = NULL;
+        pthread_mutex_unlock(&shared->lock);
+    }
+}
+
+/* The section's record when it is owned (acquiring one if it can), else
+ * NULL after entering a shared section. */
+static ck_epoch_record_t *section_begin_slow(void) {
+    ck_epoch_record_t *record = thread_shared == NULL ? record_try_acquire() : NULL;
+    if (record != NULL) {
+        ck_epoch_begin(record, NULL);
+    } else {
+        shared_section_begin();
+    }
+    return record;
+}
+
+/* For the peek forms, whose section ends in weave_read_end. */
+static inline void section_begin(void) {
+    ck_epoch_record_t *record = thread_record;
+    if (CK_CC_LIKELY(record != NULL)) {
+        ck_epoch_begin(record, NULL);
+        return;
+    }
+    (void)section_begin_slow();
+}
+
+/* Sections that open and close in one function take the owned record first
+ * and pass it down, so that path tests for a record once, as before; the
+ * body is inlined into both branches. */
+#define WITH_SECTION(result, call)                                 \
+    do {                                                           \
+        ck_epoch_record_t *section_record_ = thread_record;        \
+        if (CK_CC_LIKELY(section_record_ != NULL)) {               \
+            ck_epoch_begin(section_record_, NULL);                 \
+            result = call;                                         \
+            TSAN_RELEASE(&global_epoch);                           \
+            ck_epoch_end(section_record_, NULL);                   \
+        } else {                                                   \
+            section_record_ = section_begin_slow();                \
+            result = call;                                         \
+            TSAN_RELEASE(&global_epoch);                           \
+            if (section_record_ != NULL) {                         \
+                ck_epoch_end(section_record_, NULL);               \
+            } else {                                               \
+                shared_section_end();                              \
+            }                                                      \
+        }                                                          \
+    } while (0)
+
+size_t weave_debug_epoch_records(void) {
+    pthread_once(&global_once, global_init);
+    size_t count = 0;
+    for (ck_stack_entry_t *cursor = ck_pr_load_ptr(&global_epoch.records.head); cursor != NULL;
+         cursor = ck_pr_load_ptr(&cursor->next)) {
+        count++;
+    }
+    return count;
+}
+
+bool weave_debug_thread_owns_record(void) {
+    return thread_record != NULL;
 }
 
 void weave_set_value_callbacks(weave_value_fn retain, weave_value_fn release) {
@@ -105,12 +267,17 @@ void weave_set_value_callbacks(weave_value_fn retain, weave_value_fn release) {
 }
 
 void weave_read_begin(void) {
-    ck_epoch_begin(record_acquire(), NULL);
+    section_begin();
 }
 
 void weave_read_end(void) {
     TSAN_RELEASE(&global_epoch);
-    ck_epoch_end(thread_record, NULL);
+    ck_epoch_record_t *record = thread_record;
+    if (CK_CC_LIKELY(record != NULL)) {
+        ck_epoch_end(record, NULL);
+    } else {
+        shared_section_end();
+    }
 }
 
 /* ---- generation and the retire list ---------------------------------- */
@@ -215,26 +382,110 @@ static struct retired *sweep_slots(uint64_t current, struct retired *list) {
     return list;
 }
 
+/* Table memory a record-less writer freed, each block's epoch entry linking
+ * it (no record to defer it through); freed by the next write after its
+ * grace period. */
+static ck_stack_t retired_blocks = CK_STACK_INITIALIZER;
+
+CK_STACK_CONTAINER(ck_epoch_entry_t, stack_entry, epoch_entry_of_stack_entry)
+
+static void retire_block(ck_epoch_entry_t *entry) {
+    TSAN_RELEASE(entry);
+    ck_stack_push_upmc(&retired_blocks, &entry->stack_entry);
+}
+
+static void free_retired_blocks(ck_stack_entry_t *cursor) {
+    while (cursor != NULL) {
+        ck_epoch_entry_t *entry = epoch_entry_of_stack_entry(cursor);
+        TSAN_ACQUIRE(entry);
+        cursor = cursor->next;
+        free(entry);
+    }
+}
+
+/*
+ * How a write waits for a grace period. ck spins on the records that hold it
+ * up; when one belongs to a reader preempted inside its section, spinning
+ * keeps a CPU from that reader, and with as many readers as CPUs the write
+ * waited out whole time slices (issue 10, item 7: p99.9 24 ms with two
+ * readers on two cores). Past a short spin, which covers any section that
+ * is running, the writer sleeps between scans instead.
+ */
+#define GRACE_SPIN_NS 20000
+#define GRACE_SLEEP_NS 20000
+
+#define GRACE_SPIN_UNTIMED 64
+
+struct grace_wait {
+    unsigned int blocked;   /* times a record held it up */
+    uint64_t blocked_since; /* ns, from the first timed one */
+};
+
+static uint64_t monotonic_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+static void grace_blocked(ck_epoch_t *epoch, ck_epoch_record_t *record, void *context) {
+    (void)epoch;
+    (void)record;
+    struct grace_wait *wait = context;
+    /* A running section ends within a few scans; reading the clock on
+     * those would cost more than they do. */
+    if (++wait->blocked < GRACE_SPIN_UNTIMED) {
+        return;
+    }
+    uint64_t now = monotonic_ns();
+    if (wait->blocked == GRACE_SPIN_UNTIMED) {
+        wait->blocked_since = now;
+    } else if (now - wait->blocked_since >= GRACE_SPIN_NS) {
+        struct timespec pause = {0, GRACE_SLEEP_NS};
+        nanosleep(&pause, NULL);
+    }
+}
+
+/* One grace period; then, with a record, what it deferred. */
+static void grace_period(ck_epoch_record_t *record) {
+    struct grace_wait wait = {0};
+    if (record != NULL) {
+        ck_epoch_barrier_wait(record, grace_blocked, &wait);
+    } else {
+        ck_epoch_synchronize_wait(&global_epoch, grace_blocked, &wait);
+    }
+}
+
 /*
  * The end of every write, called with no lock held: when the write unlinked
- * values, or readers retired boxes, or slots cached values that may now be
- * stale, wait one grace period, sweep stale boxes out of the slots and
- * release all of it. Otherwise only poll for deferred table memory.
+ * values, or readers retired boxes or table memory, or slots cached values
+ * that may now be stale, wait one grace period, sweep stale boxes out of
+ * the slots and release all of it. Otherwise only poll for deferred table
+ * memory.
  */
 static void finish_write(void **released, size_t count, bool force_sync) {
-    ck_epoch_record_t *record = record_acquire();
+    ck_epoch_record_t *record = record_for_write();
     struct retired *retired = ck_pr_fas_ptr(&retire_head, NULL);
+    /* A load first: the exchange would cost every write a locked instruction,
+     * and a block pushed after the load is the next write's (a record-less
+     * writer's own blocks were pushed before, on this thread). */
+    ck_stack_entry_t *blocks = ck_pr_load_ptr(&retired_blocks.head) == NULL
+                                   ? NULL
+                                   : ck_stack_batch_pop_upmc(&retired_blocks);
     bool any_released = false;
     for (size_t i = 0; i < count; i++) {
         any_released |= released[i] != NULL;
     }
-    if (!any_released && retired == NULL && !force_sync && ck_pr_load_uint(&slots_dirty) == 0) {
-        ck_epoch_poll(record);
+    if (!any_released && retired == NULL && blocks == NULL && !force_sync &&
+        ck_pr_load_uint(&slots_dirty) == 0) {
+        if (record != NULL) {
+            ck_epoch_poll(record);
+        }
         return;
     }
     uint64_t current = ck_pr_load_64(&generation);
-    ck_epoch_barrier(record);
+    grace_period(record);
     TSAN_ACQUIRE(&global_epoch);
+    free_retired_blocks(blocks);
     /* Every box older than `current` goes, so a released instance cached
      * by a slot is released here too. */
     ck_pr_store_uint(&slots_dirty, 0);
@@ -281,7 +532,13 @@ void weave_defer_release(void *value) {
         abort();
     }
     deferred->value = value;
-    ck_epoch_record_t *record = record_acquire();
+    ck_epoch_record_t *record = record_for_write();
+    if (record == NULL) {
+        /* Released by the next write, after its grace period, instead. */
+        free(deferred);
+        weave_retire(value);
+        return;
+    }
     ck_epoch_call(record, &deferred->entry, deferred_value_release);
     ck_epoch_poll(record);
 }
@@ -322,7 +579,12 @@ static void table_free(void *pointer, size_t size, bool defer) {
     }
     struct deferred_block *block = (struct deferred_block *)pointer - 1;
     if (defer) {
-        ck_epoch_call(record_acquire(), &block->entry, deferred_block_free);
+        ck_epoch_record_t *record = record_for_write();
+        if (record != NULL) {
+            ck_epoch_call(record, &block->entry, deferred_block_free);
+        } else {
+            retire_block(&block->entry);
+        }
     } else {
         free(block);
     }
@@ -410,15 +672,17 @@ static inline void *lookup(weave_registry_t *registry, uintptr_t key, bool searc
     return NULL;
 }
 
-static void *get_retained(weave_registry_t *registry, uintptr_t key, bool search_parents) {
-    ck_epoch_record_t *record = record_acquire();
-    ck_epoch_begin(record, NULL);
+static inline void *lookup_retained(weave_registry_t *registry, uintptr_t key, bool search_parents) {
     void *value = lookup(registry, key, search_parents);
     if (value != NULL) {
         value_retain(value);
     }
-    TSAN_RELEASE(&global_epoch);
-    ck_epoch_end(record, NULL);
+    return value;
+}
+
+static void *get_retained(weave_registry_t *registry, uintptr_t key, bool search_parents) {
+    void *value;
+    WITH_SECTION(value, lookup_retained(registry, key, search_parents));
     return value;
 }
 
@@ -447,7 +711,7 @@ void *weave_registry_get_locked(weave_registry_t *registry, uintptr_t key) {
 }
 
 void *weave_registry_peek(weave_registry_t *registry, uintptr_t key) {
-    ck_epoch_begin(record_acquire(), NULL);
+    section_begin();
     return lookup(registry, key, true);
 }
 
@@ -503,7 +767,10 @@ void *weave_registry_put_if_absent(weave_registry_t *registry, uintptr_t key, vo
     }
     pthread_mutex_unlock(&registry->write_lock);
     if (present == NULL) {
-        ck_epoch_poll(record_acquire());
+        ck_epoch_record_t *record = record_for_write();
+        if (record != NULL) {
+            ck_epoch_poll(record);
+        }
     }
     return present;
 }
@@ -688,17 +955,15 @@ void weave_live_set(weave_registry_t *registry) {
     finish_write(NULL, 0, true);
 }
 
-void *weave_live_get(uintptr_t key) {
-    ck_epoch_record_t *record = record_acquire();
-    ck_epoch_begin(record, NULL);
+static inline void *live_lookup_retained(uintptr_t key) {
     weave_registry_t *registry = ck_pr_load_ptr(&live_registry);
     TSAN_ACQUIRE(&live_registry);
-    void *value = registry == NULL ? NULL : lookup(registry, key, true);
-    if (value != NULL) {
-        value_retain(value);
-    }
-    TSAN_RELEASE(&global_epoch);
-    ck_epoch_end(record, NULL);
+    return registry == NULL ? NULL : lookup_retained(registry, key, true);
+}
+
+void *weave_live_get(uintptr_t key) {
+    void *value;
+    WITH_SECTION(value, live_lookup_retained(key));
     return value;
 }
 
@@ -711,7 +976,7 @@ void *weave_live_get_locked(uintptr_t key) {
 }
 
 void *weave_live_peek(uintptr_t key) {
-    ck_epoch_begin(record_acquire(), NULL);
+    section_begin();
     weave_registry_t *registry = ck_pr_load_ptr(&live_registry);
     TSAN_ACQUIRE(&live_registry);
     return registry == NULL ? NULL : lookup(registry, key, true);
@@ -759,7 +1024,7 @@ weave_slot_t *weave_slot_create(uintptr_t key) {
 }
 
 void *weave_slot_peek(weave_slot_t *slot) {
-    ck_epoch_begin(record_acquire(), NULL);
+    section_begin();
     uint64_t current = ck_pr_load_64(&generation);
     uintptr_t word = (uintptr_t)ck_pr_load_ptr(&slot->word);
     if (word == 0 || tag_of_word(word) != tag_of_generation(current)) {
@@ -770,32 +1035,38 @@ void *weave_slot_peek(weave_slot_t *slot) {
     return box;
 }
 
+/* Inside a read section: the install itself. Returns the box it replaced,
+ * if any, through stale. */
+static inline bool slot_install_in_section(weave_slot_t *slot, uint64_t expected, uintptr_t pointer,
+                                           void **stale) {
+    if (ck_pr_load_64(&generation) != expected) {
+        return false;
+    }
+    uintptr_t word = (uintptr_t)ck_pr_load_ptr(&slot->word);
+    uintptr_t tagged = pointer | (tag_of_generation(expected) << TAG_SHIFT);
+    if (word != 0 && tag_of_word(word) == tag_of_generation(expected)) {
+        return false;
+    }
+    ck_pr_fence_store(); /* the box's contents before the box (arm64) */
+    TSAN_RELEASE((void *)pointer);
+    if (!ck_pr_cas_ptr(&slot->word, (void *)word, (void *)tagged)) {
+        return false;
+    }
+    *stale = word == 0 ? NULL : pointer_of_word(word);
+    /* Inside the section: a write that advances the generation after this
+     * waits for it, then sees the flag. */
+    ck_pr_store_uint(&slots_dirty, 1);
+    return true;
+}
+
 bool weave_slot_install(weave_slot_t *slot, uint64_t expected, void *box) {
     uintptr_t pointer = (uintptr_t)box;
     if ((pointer & ~POINTER_MASK) != 0) {
         return false; /* an address the tag would clobber: never cache it */
     }
-    ck_epoch_record_t *record = record_acquire();
-    bool installed = false;
+    bool installed;
     void *stale = NULL;
-    ck_epoch_begin(record, NULL);
-    if (ck_pr_load_64(&generation) == expected) {
-        uintptr_t word = (uintptr_t)ck_pr_load_ptr(&slot->word);
-        uintptr_t tagged = pointer | (tag_of_generation(expected) << TAG_SHIFT);
-        if (word == 0 || tag_of_word(word) != tag_of_generation(expected)) {
-            ck_pr_fence_store(); /* the box's contents before the box (arm64) */
-            TSAN_RELEASE(box);
-            if (ck_pr_cas_ptr(&slot->word, (void *)word, (void *)tagged)) {
-                installed = true;
-                stale = word == 0 ? NULL : pointer_of_word(word);
-                /* Inside the section: a write that advances the generation
-                 * after this waits for it, then sees the flag. */
-                ck_pr_store_uint(&slots_dirty, 1);
-            }
-        }
-    }
-    TSAN_RELEASE(&global_epoch);
-    ck_epoch_end(record, NULL);
+    WITH_SECTION(installed, slot_install_in_section(slot, expected, pointer, &stale));
     if (stale != NULL) {
         /* A reader that loaded the old generation may still read it. */
         weave_retire(stale);

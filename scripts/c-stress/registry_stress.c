@@ -2417,6 +2417,227 @@ static void group_detached_thread_churn(void) {
     }
 }
 
+/* ------------------------------------------------------------------------ */
+/* Thread burst: more threads alive at once than there are epoch records     */
+
+#define BURST_THREADS 2000
+#define BURST_STABLE KEY(70)   /* never replaced while the burst runs */
+#define BURST_REPLACED KEY(71) /* replaced over and over by the writer */
+#define BURST_DEFERRED KEY(72) /* values each burst thread defers */
+#define BURST_GROW_BASE 8000   /* one key per burst thread, in its own table */
+
+struct burst {
+    weave_registry_t *registry; /* live while the burst runs */
+    weave_registry_t *grow;     /* grown (resized) by burst threads' inserts */
+    weave_slot_t *slot;         /* caches BURST_STABLE */
+    pthread_barrier_t all_read;
+    atomic_int owners;
+    atomic_int record_less;
+    atomic_long most_records;
+    atomic_bool writer_stop;
+    atomic_long writes;
+};
+
+struct burst_thread {
+    pthread_t thread;
+    struct burst *burst;
+    int index;
+};
+
+static void burst_note_records(struct burst *b) {
+    long now = (long)weave_debug_epoch_records();
+    long seen = atomic_load(&b->most_records);
+    while (now > seen && !atomic_compare_exchange_weak(&b->most_records, &seen, now)) {
+    }
+}
+
+static void burst_get(const char *what, test_obj *v, uintptr_t key) {
+    if (check_value(what, v, key)) {
+        obj_release_cb(v);
+    }
+}
+
+/* Every read entry point, then writes, from a thread that may own no record. */
+static void burst_work(struct burst *b, int index) {
+    burst_get("burst get", weave_registry_get(b->registry, BURST_STABLE), BURST_STABLE);
+    burst_get("burst get_local", weave_registry_get_local(b->registry, BURST_STABLE), BURST_STABLE);
+    burst_get("burst live_get", weave_live_get(BURST_STABLE), BURST_STABLE);
+    burst_get("burst get_locked", weave_registry_get_locked(b->registry, BURST_REPLACED),
+              BURST_REPLACED);
+    burst_get("burst live_get_locked", weave_live_get_locked(BURST_REPLACED), BURST_REPLACED);
+
+    /* Nested sections (some held across a yield) while the writer replaces
+     * the value and waits for grace periods: nothing peeked may die before
+     * the outermost section ends. */
+    test_obj *replaced = weave_registry_peek(b->registry, BURST_REPLACED);
+    test_obj *live = weave_live_peek(BURST_REPLACED);
+    weave_read_begin();
+    test_obj *box = weave_slot_peek(b->slot);
+    burst_get("burst get inside a section", weave_registry_get(b->registry, BURST_REPLACED),
+              BURST_REPLACED);
+    if (index % 32 == 0) {
+        sched_yield();
+    }
+    check_value("burst peek", replaced, BURST_REPLACED);
+    check_value("burst live peek", live, BURST_REPLACED);
+    if (box != NULL) {
+        CHECK(obj_valid(box) && check_value("burst boxed value", box->hook_context, BURST_STABLE),
+              "a peeked box died inside its section");
+    }
+    weave_read_end();
+    weave_read_end();
+    weave_read_end();
+    weave_read_end();
+
+    /* The refresh InjectionSlot does: generation, read, install. */
+    uint64_t g = weave_generation();
+    test_obj *v = weave_registry_get(b->registry, BURST_STABLE);
+    if (check_value("burst refresh", v, BURST_STABLE)) {
+        test_obj *fresh = box_new(BURST_STABLE, g, v);
+        if (!weave_slot_install(b->slot, g, fresh)) {
+            obj_release_cb(fresh);
+        }
+    }
+
+    /* Writes: inserts that resize the table (the old table memory must
+     * outlive every reader), a remove that waits for a grace period, a
+     * deferred release. */
+    uintptr_t key = KEY(BURST_GROW_BASE + index);
+    CHECK(weave_registry_set(b->grow, key, obj_new(key, (uint64_t)index)), "burst insert");
+    burst_get("burst own key", weave_registry_get(b->grow, key), key);
+    if (index % 8 == 0) {
+        CHECK(weave_registry_remove(b->grow, key), "burst remove");
+    }
+    weave_defer_release(obj_new(BURST_DEFERRED, 0));
+}
+
+static void *burst_main(void *argument) {
+    struct burst_thread *t = argument;
+    struct burst *b = t->burst;
+    burst_get("burst first read", weave_registry_get(b->registry, BURST_STABLE), BURST_STABLE);
+    /* All are alive and have read (so have or lack a record) before any goes on. */
+    pthread_barrier_wait(&b->all_read);
+    atomic_fetch_add(weave_debug_thread_owns_record() ? &b->owners : &b->record_less, 1);
+    burst_note_records(b);
+    burst_work(b, t->index);
+    return NULL;
+}
+
+static void *burst_writer(void *argument) {
+    struct burst *b = argument;
+    uint64_t serial = 0;
+    while (!atomic_load(&b->writer_stop)) {
+        weave_registry_set(b->registry, BURST_REPLACED, obj_new(BURST_REPLACED, ++serial));
+        if (serial % 8 == 0) {
+            weave_generation_advance();
+        }
+        atomic_fetch_add(&b->writes, 1);
+        sched_yield();
+    }
+    return NULL;
+}
+
+static void *owns_after_burst(void *argument) {
+    bool *owns = argument;
+    burst_get("after the burst", weave_live_get(BURST_STABLE), BURST_STABLE);
+    *owns = weave_debug_thread_owns_record();
+    return NULL;
+}
+
+static void group_thread_burst(void) {
+    static struct burst b;
+    b.registry = weave_registry_create(NULL);
+    b.grow = weave_registry_create(NULL);
+    b.slot = weave_slot_create(SLOT_KEY(70));
+    weave_registry_set(b.registry, BURST_STABLE, obj_new(BURST_STABLE, 0));
+    weave_registry_set(b.registry, BURST_REPLACED, obj_new(BURST_REPLACED, 0));
+    weave_live_set(b.registry);
+    printf("  %zu epoch records before (bound %d)\n", weave_debug_epoch_records(),
+           WEAVE_EPOCH_RECORDS_MAX);
+
+    pthread_t writer;
+    if (pthread_create(&writer, NULL, burst_writer, &b) != 0) {
+        FAIL("pthread_create writer");
+        abort();
+    }
+    pthread_barrier_init(&b.all_read, NULL, BURST_THREADS);
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+    pthread_attr_setstacksize(&attributes, 256 * 1024);
+    struct burst_thread *threads = calloc(BURST_THREADS, sizeof(*threads));
+    if (threads == NULL) {
+        abort();
+    }
+    for (int i = 0; i < BURST_THREADS; i++) {
+        threads[i].burst = &b;
+        threads[i].index = i;
+        if (pthread_create(&threads[i].thread, &attributes, burst_main, &threads[i]) != 0) {
+            FAIL("pthread_create burst thread %d", i);
+            abort();
+        }
+    }
+    for (int i = 0; i < BURST_THREADS; i++) {
+        pthread_join(threads[i].thread, NULL);
+    }
+    atomic_store(&b.writer_stop, true);
+    pthread_join(writer, NULL);
+    pthread_attr_destroy(&attributes);
+    pthread_barrier_destroy(&b.all_read);
+    burst_note_records(&b);
+
+    int owners = atomic_load(&b.owners), record_less = atomic_load(&b.record_less);
+    long most = atomic_load(&b.most_records);
+    printf("  %d threads at once: %d owned a record, %d read through shared records; at most %ld "
+           "records registered, %zu after; %ld writes meanwhile\n",
+           BURST_THREADS, owners, record_less, most, weave_debug_epoch_records(),
+           atomic_load(&b.writes));
+    CHECK(most <= WEAVE_EPOCH_RECORDS_MAX, "%ld epoch records registered, bound %d", most,
+          WEAVE_EPOCH_RECORDS_MAX);
+    CHECK(weave_debug_epoch_records() <= WEAVE_EPOCH_RECORDS_MAX, "%zu records after the burst",
+          weave_debug_epoch_records());
+    CHECK(owners + record_less == BURST_THREADS, "%d threads reported", owners + record_less);
+    CHECK(owners < WEAVE_EPOCH_RECORDS_MAX && record_less >= BURST_THREADS - WEAVE_EPOCH_RECORDS_MAX,
+          "%d of %d threads owned a record at once", owners, BURST_THREADS);
+
+    /* Every insert of a burst thread is there, with its value; the removed
+     * ones are gone. */
+    size_t expected = 0;
+    for (int i = 0; i < BURST_THREADS; i++) {
+        uintptr_t key = KEY(BURST_GROW_BASE + i);
+        test_obj *v = weave_registry_get(b.grow, key);
+        if (i % 8 == 0) {
+            CHECK(v == NULL, "removed key %d still present", i);
+            if (v != NULL) {
+                obj_release_cb(v);
+            }
+            continue;
+        }
+        expected++;
+        if (check_value("grown table", v, key)) {
+            CHECK(v->serial == (uint64_t)i, "key %d holds serial %" PRIu64, i, v->serial);
+            obj_release_cb(v);
+        }
+    }
+    CHECK(weave_registry_count(b.grow) == expected, "grown table holds %zu keys, expected %zu",
+          weave_registry_count(b.grow), expected);
+
+    /* Records come back: a thread started after the burst owns one again. */
+    bool owns = false;
+    pthread_t late;
+    if (pthread_create(&late, NULL, owns_after_burst, &owns) != 0) {
+        FAIL("pthread_create late");
+        abort();
+    }
+    pthread_join(late, NULL);
+    CHECK(owns, "a thread started after the burst owns no epoch record");
+
+    free(threads);
+    weave_live_set(NULL);
+    weave_registry_destroy(b.grow);
+    weave_registry_destroy(b.registry);
+    flush_slots();
+}
+
 int main(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     reads_target = env_long("WEAVE_STRESS_READS", 1000000);
@@ -2452,6 +2673,7 @@ int main(void) {
     run_group("retire_defer", group_retire_defer);
     run_group("thread_churn", group_thread_churn);
     run_group("detached_thread_churn", group_detached_thread_churn);
+    run_group("thread_burst", group_thread_burst);
     run_group("concurrent_slots", group_concurrent_slots);
     run_group("concurrent_round_1", group_concurrent_round_1);
     run_group("concurrent_round_2", group_concurrent_round_2); /* new threads: recycled records */

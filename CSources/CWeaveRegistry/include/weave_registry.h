@@ -12,8 +12,9 @@ extern "C" {
 /*
  * The one store of registrations: a map from a type key (the pointer bits of
  * a Swift ObjectIdentifier) to an opaque reference-counted value (a registry
- * entry). Reads take no lock and may run on any number of threads; writes
- * are serialised per registry. A value that is replaced or removed is
+ * entry). Reads take no lock (but see WEAVE_EPOCH_RECORDS_MAX for threads
+ * beyond the bound) and may run on any number of threads; writes are
+ * serialised per registry. A value that is replaced or removed is
  * released only after every reader that could still see it has left its
  * read section, and never while a registry lock is held, so the value's
  * deinit may call back into any registry.
@@ -146,6 +147,26 @@ void weave_defer_release(void *value);
 /* Test support: how many values wait in the retire list and in this thread's
  * deferred list. */
 size_t weave_debug_pending(void);
+
+/*
+ * Epoch records (the per-thread state of read sections): at most this many
+ * are ever registered, whatever the number of threads, because every grace
+ * period scans all of them. WEAVE_EPOCH_RECORDS_MAX - 8 are owned, one per
+ * thread while it lives, recycled when it exits; 8 are shared by threads
+ * that find every owned record taken: such a thread holds a shared record's
+ * mutex for the length of each outermost read section (and tries again for
+ * an owned record at the next one). Everything above works the same for it;
+ * its reads cost a lock and unlock more. Writes cost a scan of at most this
+ * many records. See weave_registry.c for why 256.
+ */
+#ifndef WEAVE_EPOCH_RECORDS_MAX
+#define WEAVE_EPOCH_RECORDS_MAX 256
+#endif
+
+/* Test support: how many epoch records are registered (never more than
+ * WEAVE_EPOCH_RECORDS_MAX), and whether the calling thread owns one. */
+size_t weave_debug_epoch_records(void);
+bool weave_debug_thread_owns_record(void);
 
 #ifdef __cplusplus
 }

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Load test of Examples/HummingbirdServer: the same JSON API with its services
-# wired through WeaveDI (--wiring di) and by hand (--wiring manual), driven by
-# wrk on loopback, and the DI cost per request.
+# Load test of a server example, Examples/HummingbirdServer (the default) or
+# Examples/VaporServer: the same JSON API with its services wired through
+# WeaveDI (--wiring di) and by hand (--wiring manual), driven by wrk on
+# loopback, and the DI cost per request. Both frameworks are measured by the
+# same method, below.
 #
-#   scripts/loadtest.sh                     # 3 rounds x 2 wirings x 15 s
-#   DURATION=30s ROUNDS=5 scripts/loadtest.sh
+#   scripts/loadtest.sh                         # Hummingbird, 3 rounds x 2 wirings x 15 s
+#   scripts/loadtest.sh --framework vapor
+#   DURATION=30s ROUNDS=5 scripts/loadtest.sh --framework hummingbird
 #
 # Settings (environment): DURATION (15s), WARMUP (3s), THREADS (2),
 # CONNECTIONS (32), ROUNDS (3), PORT (18080), ENDPOINT (/todos/1),
@@ -35,7 +38,37 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
-PKG="$ROOT/Examples/HummingbirdServer"
+
+FRAMEWORK=hummingbird
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --framework)
+        [ $# -ge 2 ] || { echo "loadtest: --framework takes hummingbird or vapor" >&2; exit 2; }
+        FRAMEWORK=$2
+        shift 2
+        ;;
+    --framework=*)
+        FRAMEWORK=${1#--framework=}
+        shift
+        ;;
+    -h | --help)
+        echo "usage: scripts/loadtest.sh [--framework hummingbird|vapor]  (settings in the environment; see the script's header)"
+        exit 0
+        ;;
+    *)
+        echo "loadtest: unknown argument $1" >&2
+        exit 2
+        ;;
+    esac
+done
+case "$FRAMEWORK" in
+hummingbird) PKG="$ROOT/Examples/HummingbirdServer" PRODUCT=hummingbird-server ;;
+vapor) PKG="$ROOT/Examples/VaporServer" PRODUCT=vapor-server ;;
+*)
+    echo "loadtest: --framework takes hummingbird or vapor, not $FRAMEWORK" >&2
+    exit 2
+    ;;
+esac
 RESULTS="$PKG/results"
 
 DURATION=${DURATION:-15s}
@@ -83,13 +116,13 @@ scripts/ensure-deps.sh wrk curl
 
 # --- build --------------------------------------------------------------------
 if [ "$SKIP_BUILD" != "1" ]; then
-    log "building hummingbird-server (release)"
+    log "building $PRODUCT (release)"
     start=$(date +%s)
     timeout "$BUILD_TIMEOUT" swift build -c release --package-path "$PKG" --scratch-path "$SCRATCH" \
-        --product hummingbird-server 2>&1 | { grep -v "prohibited flag(s): -D__x86_64__" || true; }
+        --product "$PRODUCT" 2>&1 | { grep -v "prohibited flag(s): -D__x86_64__" || true; }
     log "build took $(($(date +%s) - start)) s"
 fi
-BIN="$(swift build -c release --package-path "$PKG" --scratch-path "$SCRATCH" --show-bin-path)/hummingbird-server"
+BIN="$(swift build -c release --package-path "$PKG" --scratch-path "$SCRATCH" --show-bin-path)/$PRODUCT"
 [ -x "$BIN" ] || { echo "loadtest: $BIN not built" >&2; exit 1; }
 
 if (exec 3<>"/dev/tcp/$HOST/$PORT") 2>/dev/null; then
@@ -177,7 +210,7 @@ run_one() { # wiring round
 }
 
 {
-    echo "load test $stamp: GET $URL, wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency (after $WARMUP warm-up), $ROUNDS rounds"
+    echo "load test $stamp ($FRAMEWORK, $PRODUCT): GET $URL, wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency (after $WARMUP warm-up), $ROUNDS rounds"
     echo "pinning: ${server_cpu:-none} (server), ${wrk_cpu:-none} (wrk); machine: $(nproc) CPUs; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$summary"
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: unit, seed-sample and stress tests, the C warning
-# check, the sanitizer stress runs (ASan and TSan) and the performance gate.
+# check, the sanitizer stress runs (ASan and TSan), the performance gate, and
+# the server examples' builds and tests (scripts/test-examples.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh
@@ -31,3 +32,8 @@ if [ "${WEAVEDI_SKIP_PERF_GATE:-0}" != "1" ]; then
     step "performance gate (instructions per operation, callgrind)"
     scripts/perf-gate.sh
 fi
+
+# Last: the slowest step (a clean Vapor build); a fault in the library itself
+# shows in the steps above first. WEAVEDI_SKIP_EXAMPLES=1 skips it.
+step "server examples (Hummingbird, Vapor): debug build and tests"
+scripts/test-examples.sh

@@ -62,4 +62,11 @@ DILog.logger = diLogger
 
 logger.info("starting", metadata: ["wiring": "\(wiring.rawValue)", "address": "127.0.0.1:\(port)"])
 let app = buildApplication(wiring: wiring, port: port, logger: logger)
+// Returns on SIGTERM or SIGINT, once the server has stopped.
 try await app.runService()
+// Dropping the registrations deinitialises the singletons with the
+// application rather than at exit: whatever a service must close, its deinit
+// closes (WeaveDI has no ordered shutdown of its own).
+if wiring == .di {
+    UnifiedDI.releaseAll()
+}

@@ -1,0 +1,51 @@
+import Logging
+import Vapor
+
+/// Where the handlers' services come from.
+public enum Wiring: String, Sendable, CaseIterable {
+    /// Through WeaveDI: `@Injected`, `UnifiedDI`, a `.task` scope per request.
+    case di
+    /// Constructed by hand and passed explicitly.
+    case manual
+}
+
+/// Adds the routes (and, under `.di`, the request-scope middleware) of either
+/// wiring to `app`. Under `.di` the services must have been registered
+/// (`DIWiring.registerServices()`); under `.manual`, `store` is used.
+public func configure(_ app: Application, wiring: Wiring, store: TodoStore = .seeded()) {
+    // Vapor's default middleware logs every request at info; at debug
+    // instead, so that the default level logs nothing per request, as the
+    // Hummingbird example does, and the load test measures the same work.
+    app.middleware = Middlewares()
+    app.middleware.use(RouteLoggingMiddleware(logLevel: .debug))
+    app.middleware.use(ErrorMiddleware.default(environment: app.environment))
+    switch wiring {
+    case .di:
+        // After ErrorMiddleware, so that errors become responses outside the
+        // scope and the scope spans exactly the handler's work.
+        app.middleware.use(TaskScopeMiddleware())
+        app.lifecycle.use(ReleaseDependenciesOnShutdown())
+        DIWiring.addRoutes(to: app)
+    case .manual:
+        ManualWiring.addRoutes(to: app, store: store)
+    }
+}
+
+/// The whole application, bound to 127.0.0.1 only. `arguments` are Vapor's
+/// (its command, `serve` by default); the example's own options are parsed
+/// before, by the executable.
+public func buildApplication(
+    wiring: Wiring,
+    port: Int,
+    logger: Logger,
+    arguments: [String] = [CommandLine.arguments.first ?? "vapor-server", "serve"]
+) async throws -> Application {
+    if wiring == .di {
+        DIWiring.registerServices()
+    }
+    let app = try await Application.make(Environment(name: "production", arguments: arguments), logger: logger)
+    app.http.server.configuration.hostname = "127.0.0.1"
+    app.http.server.configuration.port = port
+    configure(app, wiring: wiring)
+    return app
+}

@@ -1,0 +1,118 @@
+import Vapor
+import WeaveDI
+
+/// `InjectedKey` for the repository, so handlers can write
+/// `@Injected(\.todoStore)`. The container's registration wins over
+/// `liveValue` (see InjectedValues' read precedence).
+public enum TodoStoreKey: InjectedKey {
+    public static var liveValue: TodoStore { TodoStore.seeded() }
+}
+
+extension InjectedValues {
+    public var todoStore: TodoStore {
+        get { self[TodoStoreKey.self] }
+        set { self[TodoStoreKey.self] = newValue }
+    }
+}
+
+/// The services come from WeaveDI: the store is a singleton, the unit of work
+/// is `.task`-scoped (one per `withTaskScope`, opened per request by
+/// `TaskScopeMiddleware`), the presenter transient.
+public enum DIWiring {
+    /// Registers the three services in the live container. Registering again
+    /// replaces the previous entries (the tests use that to start afresh).
+    public static func registerServices(store: @escaping @Sendable () -> TodoStore = TodoStore.seeded) {
+        UnifiedDI.register(TodoStore.self, scope: .singleton, factory: store)
+        UnifiedDI.register(UnitOfWork.self, scope: .task) { UnitOfWork() }
+        UnifiedDI.register(TodoPresenter.self, scope: .transient) {
+            // A second injection point for the unit of work: inside the
+            // request's task scope, so it is the handler's instance.
+            TodoPresenter(unitOfWork: UnifiedDI.requireResolve(UnitOfWork.self))
+        }
+    }
+
+    static func addRoutes(to routes: some RoutesBuilder) {
+        routes.get("health") { _ in HealthResponse(status: "ok") }
+        routes.get("todos") { _ in
+            let services = RequestServices()
+            return TodoHandlers.list(
+                store: services.store,
+                unitOfWork: services.unitOfWork,
+                presenter: try services.presenter()
+            )
+        }
+        routes.get("todos", ":id") { request in
+            let id = try TodoHandlers.todoID(request)
+            let services = RequestServices()
+            return try TodoHandlers.get(
+                id: id,
+                store: services.store,
+                unitOfWork: services.unitOfWork,
+                presenter: try services.presenter()
+            )
+        }
+        routes.post("todos") { request in
+            let body = try request.content.decode(CreateTodoRequest.self, as: .json)
+            let services = RequestServices()
+            return try TodoHandlers.create(
+                body,
+                store: services.store,
+                unitOfWork: services.unitOfWork,
+                presenter: try services.presenter()
+            )
+        }
+        routes.get("stats") { _ in
+            TodoHandlers.stats(store: RequestServices().store)
+        }
+    }
+}
+
+/// What a handler injects, made once per request. `@Injected` keeps its last
+/// read in the wrapper, so one made per request reads the current scope's
+/// unit of work (see the Hummingbird example's README).
+struct RequestServices {
+    @Injected(\.todoStore) var store: TodoStore
+    @Injected var unitOfWork: UnitOfWork
+
+    /// Transient: resolved on each call, through the throwing API so a
+    /// missing registration is a 500 and not a crash.
+    func presenter() throws -> TodoPresenter {
+        do {
+            return try UnifiedDI.resolveThrowing(TodoPresenter.self)
+        } catch {
+            throw Abort(.internalServerError, reason: "\(error)")
+        }
+    }
+}
+
+/// Runs every request inside `withTaskScope`, so each gets its own
+/// `.task`-scoped instances. Vapor runs an async route handler in a task it
+/// starts from here (`completeWithTask`); an unstructured task inherits the
+/// task-locals of the task that starts it, so the handler sees this scope.
+/// That task keeps the scope alive until it ends, a moment after the response
+/// is produced, and the scope's instances are released then.
+public struct TaskScopeMiddleware: AsyncMiddleware {
+    public init() {}
+
+    public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        try await withTaskScope {
+            try await next.respond(to: request)
+        }
+    }
+}
+
+/// Drops the live container's registrations when the application shuts
+/// down, so the singletons it built are deinitialised with the application
+/// rather than at process exit. WeaveDI has no ordered shutdown of its own:
+/// whatever a service must close, its `deinit` closes.
+public struct ReleaseDependenciesOnShutdown: LifecycleHandler {
+    public init() {}
+
+    public func shutdown(_ application: Application) {
+        UnifiedDI.releaseAll()
+    }
+
+    public func shutdownAsync(_ application: Application) async {
+        UnifiedDI.releaseAll()
+    }
+}

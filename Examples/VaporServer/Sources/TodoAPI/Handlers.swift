@@ -1,0 +1,61 @@
+import Vapor
+
+/// The handlers' logic, identical for both wirings: it is handed its
+/// services and never looks them up. Only where the services come from differs
+/// (DIWiring.swift, ManualWiring.swift). Apart from Vapor's `Abort` in place of
+/// Hummingbird's `HTTPError`, this is the Hummingbird example's file.
+enum TodoHandlers {
+    static func get(id: Int, store: TodoStore, unitOfWork: UnitOfWork, presenter: TodoPresenter) throws -> TodoResponse {
+        unitOfWork.recordRead()
+        guard let todo = store.todo(id: id) else {
+            throw Abort(.notFound, reason: "no todo \(id)")
+        }
+        return TodoResponse(todo: presenter.present(todo), meta: presenter.meta(handlerUnitOfWork: unitOfWork))
+    }
+
+    static func list(store: TodoStore, unitOfWork: UnitOfWork, presenter: TodoPresenter) -> TodoListResponse {
+        unitOfWork.recordRead()
+        let todos = store.all().map(presenter.present)
+        return TodoListResponse(todos: todos, meta: presenter.meta(handlerUnitOfWork: unitOfWork))
+    }
+
+    static func create(
+        _ body: CreateTodoRequest,
+        store: TodoStore,
+        unitOfWork: UnitOfWork,
+        presenter: TodoPresenter
+    ) throws -> WithStatus<TodoResponse> {
+        let title = body.title.trimmingWhitespace()
+        guard !title.isEmpty else {
+            throw Abort(.badRequest, reason: "title is empty")
+        }
+        unitOfWork.recordWrite()
+        let todo = store.insert(title: title)
+        return WithStatus(
+            status: .created,
+            body: TodoResponse(todo: presenter.present(todo), meta: presenter.meta(handlerUnitOfWork: unitOfWork))
+        )
+    }
+
+    /// The `:id` of `/todos/:id`. A 400 when it is not an integer, as in the
+    /// Hummingbird example (Vapor's `parameters.require` would answer 422).
+    static func todoID(_ request: Request) throws -> Int {
+        guard let id = request.parameters.get("id", as: Int.self) else {
+            throw Abort(.badRequest, reason: "the todo id is not an integer")
+        }
+        return id
+    }
+
+    static func stats(store: TodoStore) -> StatsResponse {
+        StatsResponse(todos: store.count, unitsOfWorkAlive: UnitOfWork.alive)
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var slice = Substring(self)
+        while let first = slice.first, first.isWhitespace { slice.removeFirst() }
+        while let last = slice.last, last.isWhitespace { slice.removeLast() }
+        return String(slice)
+    }
+}

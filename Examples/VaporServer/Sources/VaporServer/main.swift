@@ -1,0 +1,75 @@
+import Logging
+import TodoAPI
+import Vapor
+import WeaveDI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// vapor-server [--wiring di|manual] [--port N] [--log-level LEVEL]
+// Listens on 127.0.0.1 only. Logs through swift-log; at the default level
+// (info) nothing is logged per request. The options are parsed here and not
+// by Vapor's command line, which knows none of them: Vapor is handed `serve`.
+
+func usage(_ message: String) -> Never {
+    let text = """
+        error: \(message)
+        usage: vapor-server [--wiring di|manual] [--port N] [--log-level trace|debug|info|notice|warning|error|critical]
+
+        """
+    FileHandleStderr.write(text)
+    exit(2)
+}
+
+var wiring = Wiring.di
+var port = 8080
+var level = Logger.Level.info
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--wiring":
+        guard let value = arguments.popFirst(), let parsed = Wiring(rawValue: value) else {
+            usage("--wiring takes di or manual")
+        }
+        wiring = parsed
+    case "--port":
+        guard let value = arguments.popFirst(), let parsed = Int(value), (0...65535).contains(parsed) else {
+            usage("--port takes a number from 0 to 65535")
+        }
+        port = parsed
+    case "--log-level":
+        guard let value = arguments.popFirst(), let parsed = Logger.Level(rawValue: value) else {
+            usage("--log-level takes trace, debug, info, notice, warning, error or critical")
+        }
+        level = parsed
+    case "-h", "--help":
+        print("usage: vapor-server [--wiring di|manual] [--port N] [--log-level LEVEL]")
+        exit(0)
+    default:
+        usage("unknown argument \(argument)")
+    }
+}
+
+var logger = Logger(label: "vapor-server")
+logger.logLevel = level
+var diLogger = Logger(label: "WeaveDI")
+diLogger.logLevel = level
+DILog.logger = diLogger
+
+logger.info("starting", metadata: ["wiring": "\(wiring.rawValue)", "address": "127.0.0.1:\(port)"])
+let app = try await buildApplication(wiring: wiring, port: port, logger: logger)
+do {
+    // Returns on SIGTERM or SIGINT, after the server stopped accepting.
+    try await app.execute()
+} catch {
+    try? await app.asyncShutdown()
+    throw error
+}
+// Runs the lifecycle handlers, among them the one that releases WeaveDI's
+// registrations (ReleaseDependenciesOnShutdown).
+try await app.asyncShutdown()

@@ -9,10 +9,16 @@ public enum Wiring: String, Sendable, CaseIterable {
     case manual
 }
 
-/// Adds the routes (and, under `.di`, the request-scope middleware) of either
-/// wiring to `app`. Under `.di` the services must have been registered
+/// Adds the routes (and, under `.di`, the request-scope middleware and the
+/// shutdown handler, sharing `inFlight`) of either wiring to `app`. Under
+/// `.di` the services must have been registered
 /// (`DIWiring.registerServices()`); under `.manual`, `store` is used.
-public func configure(_ app: Application, wiring: Wiring, store: TodoStore = .seeded()) {
+public func configure(
+    _ app: Application,
+    wiring: Wiring,
+    store: TodoStore = .seeded(),
+    inFlight: InFlightRequests = InFlightRequests()
+) {
     // Vapor's default middleware logs every request at info; at debug
     // instead, so that the default level logs nothing per request, as the
     // Hummingbird example does, and the load test measures the same work.
@@ -23,8 +29,8 @@ public func configure(_ app: Application, wiring: Wiring, store: TodoStore = .se
     case .di:
         // After ErrorMiddleware, so that errors become responses outside the
         // scope and the scope spans exactly the handler's work.
-        app.middleware.use(TaskScopeMiddleware())
-        app.lifecycle.use(ReleaseDependenciesOnShutdown())
+        app.middleware.use(TaskScopeMiddleware(inFlight: inFlight))
+        app.lifecycle.use(ReleaseDependenciesOnShutdown(inFlight: inFlight))
         DIWiring.addRoutes(to: app)
     case .manual:
         ManualWiring.addRoutes(to: app, store: store)

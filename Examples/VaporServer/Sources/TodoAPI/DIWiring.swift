@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 import Vapor
 import WeaveDI
 
@@ -92,12 +94,61 @@ struct RequestServices {
 /// That task keeps the scope alive until it ends, a moment after the response
 /// is produced, and the scope's instances are released then.
 public struct TaskScopeMiddleware: AsyncMiddleware {
-    public init() {}
+    let inFlight: InFlightRequests
+
+    public init(inFlight: InFlightRequests) {
+        self.inFlight = inFlight
+    }
 
     public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        try await withTaskScope {
-            try await next.respond(to: request)
+        try await inFlight.track {
+            try await withTaskScope {
+                try await next.respond(to: request)
+            }
         }
+    }
+}
+
+/// The requests between TaskScopeMiddleware's entry and its return, which is
+/// after the handler's code has finished. Vapor's server stops without
+/// waiting for a handler whose client has already closed the connection (the
+/// handler runs in a task of its own, not in the connection's), so at
+/// shutdown a handler may still be resolving services; the load test's
+/// SIGTERM right after wrk closed its connections crashed a handler whose
+/// `@Injected` unit of work had just been released. ReleaseDependenciesOnShutdown
+/// waits for this count to reach zero first.
+public final class InFlightRequests: Sendable {
+    private let count = Atomic<Int>(0)
+
+    public init() {}
+
+    public var current: Int { count.load(ordering: .acquiring) }
+
+    public func track<R>(_ operation: () async throws -> R) async rethrows -> R {
+        count.add(1, ordering: .relaxed)
+        defer { count.subtract(1, ordering: .releasing) }
+        return try await operation()
+    }
+
+    /// Waits until no request is in flight; false if `timeout` passed first.
+    public func drain(timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while current != 0 {
+            if ContinuousClock.now >= deadline { return false }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return true
+    }
+
+    /// The same for Vapor's synchronous shutdown path, where there is no
+    /// task to suspend.
+    public func drainBlocking(timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while current != 0 {
+            if ContinuousClock.now >= deadline { return false }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        return true
     }
 }
 
@@ -105,14 +156,35 @@ public struct TaskScopeMiddleware: AsyncMiddleware {
 /// down, so the singletons it built are deinitialised with the application
 /// rather than at process exit. WeaveDI has no ordered shutdown of its own:
 /// whatever a service must close, its `deinit` closes.
+///
+/// Runs after the server has stopped accepting, and first waits for the
+/// handlers still running (see InFlightRequests). If they do not finish
+/// within `drainTimeout`, it releases nothing: a handler resolving after the
+/// release would fail, and the process is about to exit anyway.
 public struct ReleaseDependenciesOnShutdown: LifecycleHandler {
-    public init() {}
+    let inFlight: InFlightRequests
+    let drainTimeout: Duration
+
+    public init(inFlight: InFlightRequests, drainTimeout: Duration = .seconds(10)) {
+        self.inFlight = inFlight
+        self.drainTimeout = drainTimeout
+    }
 
     public func shutdown(_ application: Application) {
-        UnifiedDI.releaseAll()
+        release(drained: inFlight.drainBlocking(timeout: drainTimeout), application)
     }
 
     public func shutdownAsync(_ application: Application) async {
+        release(drained: await inFlight.drain(timeout: drainTimeout), application)
+    }
+
+    private func release(drained: Bool, _ application: Application) {
+        guard drained else {
+            application.logger.warning(
+                "WeaveDI registrations kept: \(inFlight.current) request(s) still running after \(drainTimeout)"
+            )
+            return
+        }
         UnifiedDI.releaseAll()
     }
 }

@@ -181,6 +181,58 @@ final class TodoAPITests: XCTestCase {
         XCTAssertNil(store, "the singleton outlived the application")
         XCTAssertFalse(WeaveDI.Container.live.isRegistered(TodoStore.self))
     }
+
+    /// A handler still running when the application shuts down (its client
+    /// gone, so Vapor's server did not wait for it) keeps its services: the
+    /// release waits for it, then happens.
+    func testShutdownWaitsForRequestsStillRunning() async throws {
+        let inFlight = InFlightRequests()
+        let app = try await Application.make(.testing, logger: testLogger)
+        configure(app, wiring: .di, inFlight: inFlight)
+        let (entered, enteredContinuation) = AsyncStream.makeStream(of: Void.self)
+        let (finish, finishContinuation) = AsyncStream.makeStream(of: Void.self)
+        let handler = Task {
+            await inFlight.track {
+                enteredContinuation.yield()
+                for await _ in finish { break }
+                return UnifiedDI.resolve(TodoStore.self) != nil
+            }
+        }
+        for await _ in entered { break }
+        let shutdown = Task { try await app.asyncShutdown() }
+        try await Task.sleep(for: .milliseconds(100))
+        XCTAssertTrue(
+            WeaveDI.Container.live.isRegistered(TodoStore.self),
+            "the registrations were released under a running handler"
+        )
+        finishContinuation.yield()
+        finishContinuation.finish()
+        let handlerStillResolved = await handler.value
+        XCTAssertTrue(handlerStillResolved, "the running handler lost its singleton")
+        try await shutdown.value
+        XCTAssertFalse(WeaveDI.Container.live.isRegistered(TodoStore.self), "not released once the handler ended")
+    }
+
+    /// A handler that never ends does not hold the shutdown forever, and is
+    /// not pulled out from under: nothing is released.
+    func testShutdownGivesUpOnAHandlerThatNeverEnds() async throws {
+        let inFlight = InFlightRequests()
+        let app = try await Application.make(.testing, logger: testLogger)
+        app.lifecycle.use(ReleaseDependenciesOnShutdown(inFlight: inFlight, drainTimeout: .milliseconds(50)))
+        let (finish, finishContinuation) = AsyncStream.makeStream(of: Void.self)
+        let (entered, enteredContinuation) = AsyncStream.makeStream(of: Void.self)
+        let handler = Task {
+            await inFlight.track {
+                enteredContinuation.yield()
+                for await _ in finish { break }
+            }
+        }
+        for await _ in entered { break }
+        try await app.asyncShutdown()
+        XCTAssertTrue(WeaveDI.Container.live.isRegistered(TodoStore.self), "released under a running handler")
+        finishContinuation.finish()
+        await handler.value
+    }
 }
 
 /// Runs `body` with an application configured for `wiring`, and shuts it

@@ -305,6 +305,7 @@ build_c() { # build_c output registry.c compiler extra-flags...
     # ck_md.h: Debian's (from libck-dev), i.e. the configuration libck.so,
     # which the Swift build links, was built with.
     "$compiler" -std=c11 -Wall -Wextra -g -O1 -fno-omit-frame-pointer -pthread -D_GNU_SOURCE \
+        -DWEAVE_STRESS_HOOKS \
         "$@" \
         -I"$OUT/ck-md" -I"$CK_DIR/include" -I"$CK_DIR/src" -I"$ROOT/CSources/CWeaveRegistry/include" \
         "${CK_EPOCH_C:-$CK_DIR/src/ck_epoch.c}" "$CK_DIR/src/ck_hs.c" "$registry" "$STRESS_C" \
@@ -362,6 +363,29 @@ c_stress() {
             note "mutation check: ASan reported heap-use-after-free (exit status $status) - good"
         else
             fail "ASan mutation check: the mutant was not caught (exit status $status)"
+        fi
+    fi
+
+    if [ "$MUTATION_CHECK" -eq 1 ]; then
+        step "Mutation check: a peek that ignores writes in progress must fail write_in_progress"
+        local mutant="$OUT/mutant-write/weave_registry.c" status=0
+        mkdir -p "$OUT/mutant-write"
+        # The peek's one comparison of the tag and the in-progress count.
+        [ "$(in_function weave_slot_peek "$REGISTRY_C" | grep -c '(current & 0xffffffffu)')" -eq 1 ] ||
+            die "mutation check: weave_slot_peek's in-progress comparison not found"
+        sed '/^void \*weave_slot_peek(/,/^}/ s|(current \& 0xffffffffu)|(current \& 0xffff0000u)|' \
+            "$REGISTRY_C" >"$mutant"
+        require_one_change "$mutant"
+        build_c "$OUT/registry_stress-write-mutant" "$mutant" "$ASAN_CC" \
+            -fsanitize=address,undefined "${ASAN_EXTRA[@]}"
+        note "running the mutant (expected to fail; log: $OUT/mutant-write.log)"
+        WEAVE_STRESS_ONLY=write_in_progress ASAN_OPTIONS="detect_leaks=0" \
+            "$OUT/registry_stress-write-mutant" >"$OUT/mutant-write.log" 2>&1 || status=$?
+        grep -m2 'FAIL' "$OUT/mutant-write.log" | sed 's/^/    | /' || true
+        if [ "$status" -ne 0 ] && grep -q 'served the box cached before a write' "$OUT/mutant-write.log"; then
+            note "mutation check: write_in_progress caught the mutant (exit status $status) - good"
+        else
+            fail "write mutation check: the mutant was not caught (exit status $status)"
         fi
     fi
 

@@ -44,6 +44,20 @@ void __tsan_release(void *addr);
 static weave_value_fn value_retain;
 static weave_value_fn value_release;
 
+/* The stress test's builds only: a function a write calls between its change
+ * and its completion, to read from inside that window. */
+#ifdef WEAVE_STRESS_HOOKS
+void (*weave_stress_mid_write)(void);
+#define MID_WRITE()                                                                                \
+    do {                                                                                           \
+        if (weave_stress_mid_write != NULL) {                                                      \
+            weave_stress_mid_write();                                                              \
+        }                                                                                          \
+    } while (0)
+#else
+#define MID_WRITE() ((void)0)
+#endif
+
 /*
  * Reclamation: one process-wide epoch. Readers wrap every dereference in a
  * read section. Writers unlink, advance the generation, then wait out one
@@ -282,7 +296,20 @@ void weave_read_end(void) {
 
 /* ---- generation and the retire list ---------------------------------- */
 
-static uint64_t generation = 1;
+/*
+ * The generation word: the number of completed writes above WRITER_SHIFT,
+ * the number of writes in progress below it. A write marks itself in
+ * progress before it changes a table and completes after, and a slot serves
+ * a box only when no write is in progress and the count equals the box's
+ * tag. Without the in-progress mark, a box read just before a write's store
+ * stayed current until its advance, so one reader could see the new value
+ * in the table and then the old one in a slot. Every operation adds to the
+ * word, so it only grows.
+ */
+#define WRITER_SHIFT 16
+#define WRITERS_MASK ((uint64_t)0xffff)
+#define ONE_WRITE ((uint64_t)1 << WRITER_SHIFT)
+static uint64_t generation = ONE_WRITE;
 
 /* Every slot ever made, for the sweep; and whether any slot cached a box
  * since the last sweep. */
@@ -302,7 +329,9 @@ static unsigned int slots_dirty;
  * live long enough for its 16-bit tag to match again. */
 #define FORCED_SWEEP_PERIOD 0x4000u
 
-static inline uintptr_t tag_of_generation(uint64_t g) { return (uintptr_t)(g & TAG_MASK); }
+static inline uintptr_t tag_of_generation(uint64_t g) {
+    return (uintptr_t)((g >> WRITER_SHIFT) & TAG_MASK);
+}
 static inline uintptr_t tag_of_word(uintptr_t w) { return (w >> TAG_SHIFT) & TAG_MASK; }
 static inline void *pointer_of_word(uintptr_t w) { return (void *)(w & POINTER_MASK); }
 
@@ -329,9 +358,26 @@ void weave_retire(void *value) {
     } while (!ck_pr_cas_ptr(&retire_head, head, node));
 }
 
+/* Marks a write in progress: from here until write_complete no slot serves
+ * a box. Before the write changes anything a reader can see. */
+static inline void write_begin(void) {
+    ck_pr_faa_64(&generation, 1);
+    ck_pr_fence_memory();
+}
+
+/* Counts the write and clears its mark, in one addition; returns whether
+ * this write must sweep (see FORCED_SWEEP_PERIOD). After the write's
+ * changes are visible. */
+static bool write_complete(void) {
+    ck_pr_fence_memory();
+    uint64_t next = ck_pr_faa_64(&generation, ONE_WRITE - 1) + (ONE_WRITE - 1);
+    return ((next >> WRITER_SHIFT) % FORCED_SWEEP_PERIOD) == 0;
+}
+
+/* A write whose change was made before it (the injection context). */
 static bool advance_generation(void) {
-    uint64_t next = ck_pr_faa_64(&generation, 1) + 1;
-    return (next % FORCED_SWEEP_PERIOD) == 0;
+    uint64_t next = ck_pr_faa_64(&generation, ONE_WRITE) + ONE_WRITE;
+    return ((next >> WRITER_SHIFT) % FORCED_SWEEP_PERIOD) == 0;
 }
 
 uint64_t weave_generation(void) {
@@ -740,6 +786,7 @@ bool weave_registry_set(weave_registry_t *registry, uintptr_t key, void *value) 
     void *previous = NULL;
 
     pthread_mutex_lock(&registry->write_lock);
+    write_begin();
     struct weave_node *node = ck_hs_get(&registry->table, hash, &probe);
     if (node != NULL) {
         previous = node->value;
@@ -747,11 +794,12 @@ bool weave_registry_set(weave_registry_t *registry, uintptr_t key, void *value) 
         ck_pr_store_ptr(&node->value, value);
     } else if (!insert_node(registry, key, hash, value)) {
         pthread_mutex_unlock(&registry->write_lock);
-        finish_write(NULL, 0, false);
+        finish_write(NULL, 0, write_complete());
         return false;
     }
+    MID_WRITE();
     pthread_mutex_unlock(&registry->write_lock);
-    bool forced = advance_generation();
+    bool forced = write_complete();
     finish_write(&previous, 1, forced);
     return true;
 }
@@ -782,7 +830,9 @@ static void *remove_locked(weave_registry_t *registry, uintptr_t key, void *expe
     if (node == NULL || (check && node->value != expected)) {
         return NULL;
     }
+    write_begin();
     ck_hs_remove(&registry->table, hash, &probe);
+    MID_WRITE();
     /* Tombstones lengthen probes; compact once they outnumber live keys. */
     if (++registry->removals_since_gc > 64 + ck_hs_count(&registry->table)) {
         ck_hs_gc(&registry->table, 0, 0);
@@ -798,7 +848,7 @@ static bool remove_and_finish(weave_registry_t *registry, uintptr_t key, void *e
     if (node == NULL) {
         return false;
     }
-    bool forced = advance_generation();
+    bool forced = write_complete();
     void *values[2] = {node->value, NULL};
     /* The node itself is freed with the value, after the same grace period. */
     finish_write(values, 1, forced);
@@ -861,6 +911,7 @@ static void give_back_memory(size_t released) {
 size_t weave_registry_clear(weave_registry_t *registry) {
     size_t count = 0;
     pthread_mutex_lock(&registry->write_lock);
+    write_begin();
     struct weave_node *list = unlink_all(registry, &count);
     /* A fresh table of the initial size: the memory of a large one comes back. */
     if (!ck_hs_reset_size(&registry->table, INITIAL_CAPACITY)) {
@@ -869,8 +920,9 @@ size_t weave_registry_clear(weave_registry_t *registry) {
         }
     }
     registry->removals_since_gc = 0;
+    MID_WRITE();
     pthread_mutex_unlock(&registry->write_lock);
-    advance_generation();
+    write_complete();
     finish_write(NULL, 0, true);
     release_unlinked(list);
     give_back_memory(count);
@@ -948,10 +1000,12 @@ static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 void weave_live_set(weave_registry_t *registry) {
     pthread_once(&global_once, global_init);
     pthread_mutex_lock(&live_lock);
+    write_begin();
     TSAN_RELEASE(&live_registry);
     ck_pr_store_ptr(&live_registry, registry);
+    MID_WRITE();
     pthread_mutex_unlock(&live_lock);
-    advance_generation();
+    write_complete();
     finish_write(NULL, 0, true);
 }
 
@@ -1027,7 +1081,8 @@ void *weave_slot_peek(weave_slot_t *slot) {
     section_begin();
     uint64_t current = ck_pr_load_64(&generation);
     uintptr_t word = (uintptr_t)ck_pr_load_ptr(&slot->word);
-    if (word == 0 || tag_of_word(word) != tag_of_generation(current)) {
+    /* The tag and no write in progress, in one comparison. */
+    if (word == 0 || (current & 0xffffffffu) != (uint64_t)tag_of_word(word) << WRITER_SHIFT) {
         return NULL;
     }
     void *box = pointer_of_word(word);
@@ -1039,8 +1094,8 @@ void *weave_slot_peek(weave_slot_t *slot) {
  * if any, through stale. */
 static inline bool slot_install_in_section(weave_slot_t *slot, uint64_t expected, uintptr_t pointer,
                                            void **stale) {
-    if (ck_pr_load_64(&generation) != expected) {
-        return false;
+    if ((expected & WRITERS_MASK) != 0 || ck_pr_load_64(&generation) != expected) {
+        return false; /* read during a write, or before one */
     }
     uintptr_t word = (uintptr_t)ck_pr_load_ptr(&slot->word);
     uintptr_t tagged = pointer | (tag_of_generation(expected) << TAG_SHIFT);

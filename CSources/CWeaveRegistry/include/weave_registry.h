@@ -94,9 +94,12 @@ void weave_read_begin(void);
 void weave_read_end(void);
 
 /*
- * The generation: advanced by every write that can change what a lookup
- * returns (set, remove, clear, live swap) and by weave_generation_advance.
- * A value cached at generation g is valid while the generation is still g.
+ * The generation: a token that grows with every write that can change what a
+ * lookup returns (set, remove, clear, live swap) and with
+ * weave_generation_advance, and that marks the writes in progress. A value
+ * read after loading token g may be cached under g (weave_slot_install) only
+ * if the token is still g and no write was in progress when it was loaded;
+ * compare tokens for equality only.
  */
 uint64_t weave_generation(void);
 /* Advances the generation and, like every write, releases what was retired,

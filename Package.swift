@@ -10,6 +10,10 @@ let package = Package(
         // Test support (Swift Testing traits, an XCTest base class). A product
         // of its own so the main one never links a test framework.
         .library(name: "WeaveDITesting", targets: ["WeaveDITesting"]),
+        // DependencyShutdownService: shuts a container down with a
+        // swift-service-lifecycle ServiceGroup (Hummingbird, Vapor). Its own
+        // product so the main one does not link ServiceLifecycle.
+        .library(name: "WeaveDIServiceLifecycle", targets: ["WeaveDIServiceLifecycle"]),
         .executable(name: "weavedi-demo", targets: ["WeaveDIDemo"]),
     ],
     traits: [
@@ -28,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
         .package(url: "https://github.com/pointfreeco/swift-dependencies.git", from: "1.17.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         // Test-only: the model-based randomized test's generators, seeds and shrinker.
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
@@ -70,6 +75,14 @@ let package = Package(
             dependencies: ["WeaveDI"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        .target(
+            name: "WeaveDIServiceLifecycle",
+            dependencies: [
+                "WeaveDI",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "WeaveDIDemo",
             dependencies: ["WeaveDI"],
@@ -82,6 +95,17 @@ let package = Package(
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "WeaveDIServiceLifecycleTests",
+            dependencies: [
+                "WeaveDI",
+                "WeaveDIServiceLifecycle",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

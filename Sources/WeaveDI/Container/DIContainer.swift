@@ -52,7 +52,15 @@ public final class DIContainer: @unchecked Sendable {
     /// building it met a dependency cycle.
     @inlinable
     public func resolve<T: Sendable>(_ type: T.Type) -> T? {
-        (try? Resolver.resolve(type, in: registry))??.value
+        do {
+            if let resolution = try Resolver.resolve(type, in: registry) {
+                return resolution.value
+            }
+        } catch {
+            return nil
+        }
+        ValidationRun.noteMissing(type)
+        return nil
     }
 
     public func resolveThrowing<T: Sendable>(_ type: T.Type) throws(DIError) -> T {

@@ -11,6 +11,7 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
     @usableFromInline
     static func missing<T>(_ type: T.Type) -> DIError {
         DILog.miss(type)
+        ValidationRun.noteMissing(type)
         return .dependencyNotFound(type: typeName(type))
     }
 

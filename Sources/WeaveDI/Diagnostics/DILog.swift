@@ -43,6 +43,17 @@ public enum DILog {
         }
     }
 
+    /// A singleton's factory built a transient, weak or task-scoped service:
+    /// the singleton keeps that one instance for as long as it lives.
+    @usableFromInline static func captive(singleton: Any.Type?, dependency: Any.Type, kind: AnyRegistryEntry.Kind) {
+        guard debugEnabled.load(ordering: .relaxed) else { return }
+        let logger = logger
+        guard logger.logLevel <= .debug else { return }
+        let owner = singleton.map(typeName) ?? "a singleton"
+        logger.debug(
+            "captive dependency: singleton \(owner) resolved the \(kind)-scoped \(typeName(dependency)) while being built and keeps that instance for as long as it lives")
+    }
+
     @usableFromInline static func scopeLeak(_ type: Any.Type) {
         logger.warning("\(typeName(type)) is task-scoped but was resolved outside withTaskScope")
     }

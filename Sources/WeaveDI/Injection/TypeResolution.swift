@@ -17,6 +17,7 @@ enum TypeResolution {
         }
         // Nothing yet; a default evaluated later must be seen.
         record?.cacheable = false
+        ValidationRun.noteMissing(type)
         return nil
     }
 

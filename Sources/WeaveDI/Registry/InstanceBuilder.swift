@@ -7,18 +7,39 @@
 @usableFromInline
 enum InstanceBuilder {
     @inlinable
-    static func run<T>(registration: ObjectIdentifier, type: T.Type, _ factory: () -> T) throws(DIError) -> T {
+    static func run<T>(
+        registration: ObjectIdentifier,
+        type: T.Type,
+        kind: AnyRegistryEntry.Kind,
+        _ factory: () -> T
+    ) throws(DIError) -> T {
         let context = ResolutionContext.current
+        if let validation = context.validation,
+            let built = try validation.enter(registration, type, context: context)
+        {
+            return built
+        }
         if let chain = context.chainIfCycle(registration: registration, type: type) {
             if context.cycle == nil { context.cycle = chain }
             throw .circularDependency(chain: chain)
         }
+        // A singleton that builds a shorter-lived service keeps that one
+        // instance for good: the captive dependency validate() reports.
+        let parentKind = context.buildingKind
+        if parentKind == .singleton && kind != .singleton && kind != .fixed {
+            DILog.captive(singleton: context.types.last, dependency: type, kind: kind)
+        }
         context.push(registration: registration, type: type)
+        context.buildingKind = kind
         let value = factory()
         context.pop()
+        context.buildingKind = parentKind
         if let chain = context.cycle {
             if context.isEmpty { context.cycle = nil }
             throw .circularDependency(chain: chain)
+        }
+        if let validation = context.validation {
+            validation.built(registration, value)
         }
         return value
     }

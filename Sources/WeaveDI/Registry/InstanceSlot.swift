@@ -15,6 +15,9 @@ final class InstanceSlot<T>: SlotBase, @unchecked Sendable {
     /// A retained `WeakBox`; read inside a read section only, since a
     /// rebuild replaces it and releases the old one after a grace period.
     @usableFromInline let weakBox = Atomic<UnsafeRawPointer?>(nil)
+    /// When the strong instance was built (`BuildOrder`), for shutdown
+    /// order; written before `state` publishes the instance.
+    @exclusivity(unchecked) @usableFromInline var builtOrder: UInt64 = 0
 
     @usableFromInline init(weak: Bool) {
         self.holdsWeakly = weak
@@ -63,6 +66,7 @@ final class InstanceSlot<T>: SlotBase, @unchecked Sendable {
             return weakBox.exchange(box, ordering: .acquiringAndReleasing)
         }
         strong = value
+        builtOrder = BuildOrder.next()
         state.store(1, ordering: .releasing)
         return nil
     }
@@ -157,6 +161,19 @@ func buildOnce<T>(
         weave_defer_release(UnsafeMutableRawPointer(mutating: replaced))
     }
     return try result.get()
+}
+
+/// A process-wide sequence: an instance built later gets a larger number.
+/// A singleton's dependencies finish building before it does, so shutting
+/// down in descending order is reverse dependency order.
+@usableFromInline
+enum BuildOrder {
+    @usableFromInline static let counter = Atomic<UInt64>(0)
+
+    @inlinable
+    static func next() -> UInt64 {
+        counter.add(1, ordering: .relaxed).newValue
+    }
 }
 
 /// A weak reference that never changes once made.

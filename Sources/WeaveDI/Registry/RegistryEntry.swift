@@ -36,12 +36,23 @@ class AnyRegistryEntry: @unchecked Sendable {
         unsafeDowncast(self, to: LazyEntry<T>.self)
     }
 
+    /// A stand-in for `validate()`: the same factory, built on every
+    /// resolve (the validation run shares one instance per registration).
+    func validationClone() -> AnyRegistryEntry { self }
+
+    /// Builds the clone once, for `validate()`.
+    func buildForValidation() throws(DIError) {}
+
+    /// The instance this registration holds and when it was built, for
+    /// `shutdown()`: an eager value or a built singleton.
+    var heldInstance: (order: UInt64, value: Any)? { nil }
+
     /// A fresh instance from the registered factory, for `@Factory`.
     func fresh<T>(_ type: T.Type) throws(DIError) -> T {
         if kind == .fixed {
             let entry = fixed(type)
             guard let factory = entry.factory else { return entry.value }
-            return try InstanceBuilder.run(registration: ObjectIdentifier(self), type: T.self, factory)
+            return try InstanceBuilder.run(registration: ObjectIdentifier(self), type: T.self, kind: .fixed, factory)
         }
         return try lazy(type).produceFresh()
     }
@@ -56,11 +67,20 @@ final class FixedEntry<T>: AnyRegistryEntry, @unchecked Sendable {
     /// Kept for `@Factory`, which builds a new instance on every access.
     let factory: (@Sendable () -> T)?
 
+    /// When it was registered, for shutdown order.
+    let order = BuildOrder.next()
+
     init(_ value: T, factory: (@Sendable () -> T)?) {
         self.value = value
         self.factory = factory
         super.init(type: T.self, kind: .fixed)
     }
+
+    override func validationClone() -> AnyRegistryEntry {
+        LazyEntry<T>(scope: .transient, factory: factory ?? { self.value })
+    }
+
+    override var heldInstance: (order: UInt64, value: Any)? { (order, value) }
 }
 
 /// A registration whose instance is built on resolve, according to its scope.
@@ -86,9 +106,22 @@ final class LazyEntry<T>: AnyRegistryEntry, @unchecked Sendable {
         super.init(type: T.self, kind: kind)
     }
 
+    override func validationClone() -> AnyRegistryEntry {
+        LazyEntry<T>(scope: .transient, factory: factory)
+    }
+
+    override func buildForValidation() throws(DIError) {
+        _ = try produceFresh()
+    }
+
+    override var heldInstance: (order: UInt64, value: Any)? {
+        guard kind == .singleton, let value = instance.built else { return nil }
+        return (instance.builtOrder, value)
+    }
+
     /// Runs the factory under cycle detection; never holds a lock.
     @inlinable
     func produceFresh() throws(DIError) -> T {
-        try InstanceBuilder.run(registration: ObjectIdentifier(self), type: T.self, factory)
+        try InstanceBuilder.run(registration: ObjectIdentifier(self), type: T.self, kind: kind, factory)
     }
 }

@@ -21,6 +21,10 @@ final class ResolutionContext {
     /// The first cycle met since the outermost factory started; every
     /// instance built while it is set was built on a missing dependency.
     @exclusivity(unchecked) @usableFromInline var cycle: String?
+    /// The kind of the registration whose factory is running here, if any.
+    @exclusivity(unchecked) @usableFromInline var buildingKind: AnyRegistryEntry.Kind?
+    /// Set while `validate()` runs on this thread.
+    @exclusivity(unchecked) @usableFromInline var validation: ValidationRun?
     /// The `InjectedKey`s whose defaults are being evaluated, outermost first.
     @exclusivity(unchecked) var evaluatingDefaults: [(id: ObjectIdentifier, name: String)] = []
 

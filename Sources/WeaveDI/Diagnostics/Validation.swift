@@ -1,0 +1,361 @@
+import Synchronization
+
+extension DIContainer {
+    /// Builds every registration of this container (and its parents) once,
+    /// in a throwaway container, and reports every problem found at once:
+    /// missing dependencies with the path that needs them, cycles, captive
+    /// dependencies, and `.task` registrations reached outside a scope. The
+    /// report also carries the dependency graph seen while building.
+    ///
+    ///     let report = UnifiedDI.validate()
+    ///     guard report.isValid else { fatalError("\(report)") }
+    ///
+    /// Nothing is published and no live instance is touched: each
+    /// registration is copied into a container of its own, and every live
+    /// read made while building (`UnifiedDI`, `WeaveDI.Container.live`,
+    /// `@Inject`, `@Injected`, `@Factory`) goes to that copy. Factories do
+    /// run, once per registration, so a factory with side effects has them
+    /// again. What this cannot see:
+    /// - a factory that reads a container object it captured (not the live
+    ///   one) reads that container itself;
+    /// - a missing dependency read through a route that traps
+    ///   (`requireResolve`, a force unwrap, a non-optional `@Inject`) stops
+    ///   the program as it would at run time; the routes that return nil or
+    ///   throw (`resolve`, `resolveThrowing`, optional properties) are
+    ///   reported;
+    /// - async registrations (`registerAsync`) are stored like the others
+    ///   and validated the same way; a value registered later, after
+    ///   startup, is not there yet.
+    ///
+    /// `.task` registrations are built inside a fresh `withTaskScope`, the
+    /// way a request builds them; everything else is built outside any
+    /// scope, so a singleton or transient that needs a `.task` service is
+    /// reported (it can only be built inside a request).
+    public func validate() -> ValidationReport {
+        var seen = Set<TypeKey>()
+        var sources: [(key: TypeKey, entry: AnyRegistryEntry)] = []
+        var container: DIContainer? = self
+        while let current = container {
+            for item in current.registry.keyedEntries where seen.insert(item.key).inserted {
+                sources.append(item)
+            }
+            container = current.parent
+        }
+
+        let run = ValidationRun()
+        let throwaway = DIContainer()
+        var roots: [(name: String, scope: ProvideScope, clone: AnyRegistryEntry)] = []
+        for (key, entry) in sources {
+            let clone = entry.validationClone()
+            throwaway.registry.set(clone, forKey: key)
+            let name = typeName(entry.type)
+            run.nodes[ObjectIdentifier(clone)] = ValidationRun.Node(name: name, scope: entry.scope)
+            roots.append((name, entry.scope, clone))
+        }
+        roots.sort { $0.name < $1.name }
+
+        let context = ResolutionContext.current
+        let outer = context.validation
+        context.validation = run
+        ValidationRun.running.add(1, ordering: .sequentiallyConsistent)
+        defer {
+            ValidationRun.running.subtract(1, ordering: .sequentiallyConsistent)
+            context.validation = outer
+        }
+        let binding = ContainerOverlayBinding(throwaway)
+        ContainerOverlays.$current.withValue(binding) {
+            InjectionScopes.$active.withValue(true) {
+                for root in roots {
+                    do {
+                        if root.scope == .task {
+                            try withTaskScope { try root.clone.buildForValidation() }
+                        } else {
+                            try root.clone.buildForValidation()
+                        }
+                    } catch let error as DIError {
+                        run.note(error)
+                    } catch {}
+                }
+            }
+        }
+        return run.report(registrations: roots.count)
+    }
+}
+
+extension UnifiedDI {
+    /// `validate()` of the live container (or of the task's overlay).
+    public static func validate() -> ValidationReport {
+        DIContainer.live.validate()
+    }
+}
+
+/// What `validate()` found.
+public struct ValidationReport: Sendable, CustomStringConvertible {
+    /// One problem, with the chain of registrations that leads to it, outermost first.
+    public enum Problem: Sendable, Hashable, CustomStringConvertible {
+        /// `path` needs `type`, which nothing registers:
+        /// `OrderService -> PaymentService -> <missing> StripeClient`.
+        case missing(type: String, path: [String])
+        /// A registration that needs itself: `chain` starts and ends with it.
+        case cycle(chain: [String])
+        /// A singleton (last in `path`) whose factory resolves a shorter-lived
+        /// registration; the singleton keeps that one instance forever.
+        case captive(path: [String], dependency: String, scope: ProvideScope)
+        /// A `.task` registration needed outside any `withTaskScope`.
+        case taskScopeOutsideScope(type: String, path: [String])
+
+        public var description: String {
+            switch self {
+            case .missing(let type, let path):
+                return "missing: " + (path + ["<missing> \(type)"]).joined(separator: " -> ")
+            case .cycle(let chain):
+                return "cycle: " + chain.joined(separator: " -> ")
+            case .captive(let path, let dependency, let scope):
+                return "captive dependency: " + (path + ["\(dependency) (\(scope))"]).joined(separator: " -> ")
+                    + ": the singleton keeps one instance of a \(scope)-scoped service"
+            case .taskScopeOutsideScope(let type, let path):
+                return "task-scoped outside a scope: " + (path + ["\(type) (task)"]).joined(separator: " -> ")
+                    + ": can only be built inside withTaskScope"
+            }
+        }
+    }
+
+    /// Every problem, missing dependencies first, then cycles, captive
+    /// dependencies and scope problems.
+    public let problems: [Problem]
+    /// The registrations and who resolved whom while building them.
+    public let graph: DependencyGraph
+    /// How many registrations were built.
+    public let registrationCount: Int
+
+    public var isValid: Bool { problems.isEmpty }
+
+    public var description: String {
+        if problems.isEmpty {
+            return "WeaveDI validation: \(registrationCount) registrations, no problems"
+        }
+        return "WeaveDI validation: \(registrationCount) registrations, \(problems.count) problems\n"
+            + problems.map { "  " + $0.description }.joined(separator: "\n")
+    }
+}
+
+/// Registrations and the edges seen while building them (who resolved whom),
+/// printable as Graphviz DOT or Mermaid.
+///
+///     print(UnifiedDI.validate().graph.dot())
+public struct DependencyGraph: Sendable, Equatable {
+    public struct Node: Sendable, Hashable {
+        public let name: String
+        /// Nil for a dependency nothing registers.
+        public let scope: ProvideScope?
+        public init(name: String, scope: ProvideScope?) {
+            self.name = name
+            self.scope = scope
+        }
+    }
+
+    public struct Edge: Sendable, Hashable {
+        /// The registration whose factory resolved `to`.
+        public let from: String
+        public let to: String
+        public init(from: String, to: String) {
+            self.from = from
+            self.to = to
+        }
+    }
+
+    /// Sorted by name.
+    public let nodes: [Node]
+    /// Sorted by `from`, then `to`.
+    public let edges: [Edge]
+
+    /// Graphviz DOT: one box per registration labelled with its scope,
+    /// missing dependencies dashed and red.
+    public func dot() -> String {
+        var lines = ["digraph WeaveDI {", "  rankdir=LR;", "  node [shape=box, fontname=\"Helvetica\"];"]
+        for node in nodes {
+            if let scope = node.scope {
+                lines.append("  \(Self.dotQuoted(node.name)) [label=\(Self.dotQuoted("\(node.name)\n\(scope)"))];")
+            } else {
+                lines.append(
+                    "  \(Self.dotQuoted(node.name)) [label=\(Self.dotQuoted("\(node.name)\nmissing")), style=dashed, color=red];")
+            }
+        }
+        for edge in edges {
+            lines.append("  \(Self.dotQuoted(edge.from)) -> \(Self.dotQuoted(edge.to));")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A Mermaid flowchart (renders in GitHub Markdown inside a `mermaid` block).
+    public func mermaid() -> String {
+        var ids: [String: String] = [:]
+        for (index, node) in nodes.enumerated() { ids[node.name] = "n\(index)" }
+        var lines = ["flowchart LR"]
+        for node in nodes {
+            let label = Self.mermaidEscaped(node.name) + "<br/>" + (node.scope.map { "\($0)" } ?? "missing")
+            lines.append("  \(ids[node.name]!)[\"\(label)\"]")
+        }
+        for edge in edges {
+            lines.append("  \(ids[edge.from]!) --> \(ids[edge.to]!)")
+        }
+        for node in nodes where node.scope == nil {
+            lines.append("  style \(ids[node.name]!) stroke:#d00,stroke-dasharray: 5 5")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func dotQuoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n") + "\""
+    }
+
+    static func mermaidEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\"", with: "#quot;").replacingOccurrences(of: "<", with: "#lt;")
+            .replacingOccurrences(of: ">", with: "#gt;")
+    }
+}
+
+/// The state of one `validate()` call, reached from the validating thread's
+/// `ResolutionContext`. Only that thread touches it.
+@usableFromInline
+final class ValidationRun {
+    /// Validations running anywhere: while zero, a missing dependency costs
+    /// one load here.
+    @usableFromInline static let running = Atomic<Int>(0)
+
+    struct Node {
+        let name: String
+        let scope: ProvideScope
+    }
+
+    /// The copies being validated, by identity.
+    var nodes: [ObjectIdentifier: Node] = [:]
+    /// One instance per copy, shared by everything that needs it.
+    private var instances: [ObjectIdentifier: Any] = [:]
+    private var edges: [(from: ObjectIdentifier, to: ObjectIdentifier)] = []
+    private var edgeSet = Set<[ObjectIdentifier]>()
+    private var missing: [(from: ObjectIdentifier, type: String)] = []
+    private var missingSet = Set<String>()
+    private var outsideScope: [(from: ObjectIdentifier?, to: ObjectIdentifier)] = []
+    private var outsideSet = Set<String>()
+    private var cycles: [[String]] = []
+
+    /// Called before a copy is built: records the edge from the copy being
+    /// built on this thread, stops a `.task` copy outside a scope, and
+    /// returns the copy's instance when it was built already.
+    @usableFromInline
+    func enter<T>(_ registration: ObjectIdentifier, _ type: T.Type, context: ResolutionContext) throws(DIError) -> T? {
+        guard let node = nodes[registration] else { return nil }
+        let parent = context.keys.last.flatMap { nodes[$0] == nil ? nil : $0 }
+        if let parent, edgeSet.insert([parent, registration]).inserted {
+            edges.append((parent, registration))
+        }
+        if node.scope == .task && TaskScope.current == nil {
+            if outsideSet.insert("\(parent.map { "\($0)" } ?? "")|\(registration)").inserted {
+                outsideScope.append((parent, registration))
+            }
+            throw .noActiveScope(type: node.name)
+        }
+        return instances[registration].map { $0 as! T }
+    }
+
+    @usableFromInline
+    func built<T>(_ registration: ObjectIdentifier, _ value: T) {
+        if nodes[registration] != nil {
+            instances[registration] = value
+        }
+    }
+
+    /// A resolve that found nothing; recorded when a validation is building
+    /// on this thread.
+    @usableFromInline
+    static func noteMissing<T>(_ type: T.Type) {
+        guard running.load(ordering: .relaxed) != 0 else { return }
+        noteMissing(named: typeName(type))
+    }
+
+    private static func noteMissing(named name: String) {
+        let context = ResolutionContext.current
+        guard let run = context.validation, let from = context.keys.last, run.nodes[from] != nil else { return }
+        if run.missingSet.insert("\(from)|\(name)").inserted {
+            run.missing.append((from, name))
+        }
+    }
+
+    func note(_ error: DIError) {
+        guard case .circularDependency(let chain) = error else { return }
+        var names = chain.components(separatedBy: " -> ")
+        if let last = names.last, let range = last.range(of: " (deeper than") {
+            names[names.count - 1] = String(last[..<range.lowerBound])
+        }
+        // The same loop found from different starting points: rotate it to
+        // start at its smallest name.
+        if names.count > 1, names.first == names.last {
+            names.removeLast()
+            let start = names.indices.min { names[$0] < names[$1] }!
+            names = Array(names[start...] + names[..<start])
+            names.append(names[0])
+        }
+        if !cycles.contains(names) {
+            cycles.append(names)
+        }
+    }
+
+    /// The chain from a registration nothing else needed down to `target`,
+    /// following the first recorded dependent at each step.
+    private func path(to target: ObjectIdentifier, dependents: [ObjectIdentifier: [ObjectIdentifier]]) -> [String] {
+        var chain = [target]
+        var visited: Set<ObjectIdentifier> = [target]
+        var current = target
+        while let next = dependents[current]?.first(where: { !visited.contains($0) }) {
+            chain.append(next)
+            visited.insert(next)
+            current = next
+        }
+        return chain.reversed().map { nodes[$0]!.name }
+    }
+
+    func report(registrations: Int) -> ValidationReport {
+        var dependents: [ObjectIdentifier: [ObjectIdentifier]] = [:]
+        for edge in edges {
+            dependents[edge.to, default: []].append(edge.from)
+        }
+        for key in dependents.keys {
+            dependents[key]!.sort { nodes[$0]!.name < nodes[$1]!.name }
+        }
+
+        var problems: [ValidationReport.Problem] = []
+        problems += missing.map { .missing(type: $0.type, path: path(to: $0.from, dependents: dependents)) }
+            .sorted { $0.description < $1.description }
+        problems += cycles.map { .cycle(chain: $0) }.sorted { $0.description < $1.description }
+        var captive: [ValidationReport.Problem] = []
+        for edge in edges {
+            let owner = nodes[edge.from]!
+            let dependency = nodes[edge.to]!
+            if owner.scope == .singleton && dependency.scope != .singleton {
+                captive.append(
+                    .captive(
+                        path: path(to: edge.from, dependents: dependents), dependency: dependency.name,
+                        scope: dependency.scope))
+            }
+        }
+        problems += captive.sorted { $0.description < $1.description }
+        problems += outsideScope.map {
+            .taskScopeOutsideScope(
+                type: nodes[$0.to]!.name, path: $0.from.map { path(to: $0, dependents: dependents) } ?? [])
+        }.sorted { $0.description < $1.description }
+
+        var graphNodes = Set(nodes.values.map { DependencyGraph.Node(name: $0.name, scope: $0.scope) })
+        var graphEdges = Set(edges.map { DependencyGraph.Edge(from: nodes[$0.from]!.name, to: nodes[$0.to]!.name) })
+        for item in missing {
+            graphNodes.insert(DependencyGraph.Node(name: item.type, scope: nil))
+            graphEdges.insert(DependencyGraph.Edge(from: nodes[item.from]!.name, to: item.type))
+        }
+        let graph = DependencyGraph(
+            nodes: graphNodes.sorted { ($0.name, $0.scope == nil ? 1 : 0) < ($1.name, $1.scope == nil ? 1 : 0) },
+            edges: graphEdges.sorted { ($0.from, $0.to) < ($1.from, $1.to) })
+        return ValidationReport(problems: problems, graph: graph, registrationCount: registrations)
+    }
+}

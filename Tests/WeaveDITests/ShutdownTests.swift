@@ -1,0 +1,94 @@
+import Synchronization
+import WeaveDI
+import XCTest
+
+private final class ShutdownLog: Sendable {
+    private let names = Mutex<[String]>([])
+    func append(_ name: String) { names.withLock { $0.append(name) } }
+    var entries: [String] { names.withLock { $0 } }
+}
+
+private final class SDatabase: AsyncShutdown {
+    let log: ShutdownLog
+    init(log: ShutdownLog) { self.log = log }
+    func shutdown() async {
+        try? await Task.sleep(for: .milliseconds(5))  // a real await: the next waits for it
+        log.append("Database")
+    }
+}
+
+private final class SRepository: AsyncShutdown {
+    let log: ShutdownLog
+    let database: SDatabase
+    init(log: ShutdownLog, database: SDatabase) {
+        self.log = log
+        self.database = database
+    }
+    func shutdown() async { log.append("Repository") }
+}
+
+private protocol SOrdering: Sendable {}
+private final class SOrderService: AsyncShutdown, SOrdering {
+    let log: ShutdownLog
+    let repository: SRepository
+    init(log: ShutdownLog, repository: SRepository) {
+        self.log = log
+        self.repository = repository
+    }
+    func shutdown() async { log.append("OrderService") }
+}
+
+private final class SConfig: AsyncShutdown {
+    let log: ShutdownLog
+    init(log: ShutdownLog) { self.log = log }
+    func shutdown() async { log.append("Config") }
+}
+
+private final class SNeverBuilt: AsyncShutdown {
+    let log: ShutdownLog
+    init(log: ShutdownLog) { self.log = log }
+    func shutdown() async { log.append("NeverBuilt") }
+}
+
+final class ShutdownTests: XCTestCase {
+    func testReleasesSingletonsInReverseDependencyOrderAwaitingCleanups() async {
+        let log = ShutdownLog()
+        let container = DIContainer()
+        container.register(SConfig.self) { SConfig(log: log) }
+        // Registered in an order unrelated to the graph.
+        container.register(SOrderService.self, scope: .singleton) {
+            SOrderService(log: log, repository: container.resolve(SRepository.self)!)
+        }
+        container.register(SDatabase.self, scope: .singleton) { SDatabase(log: log) }
+        container.register(SRepository.self, scope: .singleton) {
+            SRepository(log: log, database: container.resolve(SDatabase.self)!)
+        }
+        container.register(SNeverBuilt.self, scope: .singleton) { SNeverBuilt(log: log) }
+        weak var database: SDatabase?
+        do {
+            let orders = container.resolve(SOrderService.self)!
+            database = orders.repository.database
+            // The same instance under a second type: cleaned up once.
+            container.register((any SOrdering).self, instance: orders)
+        }
+        XCTAssertNotNil(database)
+
+        await container.shutdown()
+
+        XCTAssertEqual(log.entries, ["OrderService", "Repository", "Database", "Config"])
+        XCTAssertEqual(container.registrationCount, 0)
+        XCTAssertNil(container.resolve(SDatabase.self))
+        XCTAssertNil(database, "the database was still alive after shutdown")
+    }
+
+    func testUnifiedShutdownEmptiesTheTasksOverlay() async {
+        let log = ShutdownLog()
+        await withContainerOverlay { container in
+            container.register(SConfig.self) { SConfig(log: log) }
+        } operation: {
+            await UnifiedDI.shutdown()
+            XCTAssertNil(UnifiedDI.resolve(SConfig.self))
+        }
+        XCTAssertEqual(log.entries, ["Config"])
+    }
+}

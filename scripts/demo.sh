@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The main job: registers a few services, resolves them, and prints ns per
 # read of the C path vs the Swift baseline and of @Inject vs @Injected.
+# scripts/demo.sh --graph: validates the demo's registrations, prints their
+# dependency graph (Graphviz DOT and Mermaid) and times validate() on 10,000
+# generated registrations.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh

@@ -7,6 +7,10 @@ UnifiedDI.register(Repository.self, scope: .singleton) {
     Repository(greeter: UnifiedDI.requireResolve(Greeter.self), clock: UnifiedDI.requireResolve(Clock.self))
 }
 
+if CommandLine.arguments.contains("--graph") {
+    runGraphMode()
+}
+
 let repository = UnifiedDI.requireResolve(Repository.self)
 print(repository.greeter.greet("WeaveDI"), "- clock says", repository.clock.now)
 print("same Repository instance on the next resolve:", UnifiedDI.resolve(Repository.self) === repository)

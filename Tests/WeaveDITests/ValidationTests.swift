@@ -123,18 +123,19 @@ final class ValidationTests: XCTestCase {
         XCTAssertTrue(edges.contains(.init(from: "VMailer", to: "VStripeClient")), "\(edges)")
     }
 
-    func testTaskScopedDependenciesOutsideAndInsideAScope() {
+    func testTransientsAndTaskScopedServicesAreBuiltAsARequestBuildsThem() {
         let container = DIContainer()
         container.register(VRequestContext.self, scope: .task) { VRequestContext() }
-        // A transient reached outside a request cannot get its .task dependency.
+        // Built inside a scope, as in a request: its .task dependency is there.
         container.register(VHandler.self, scope: .transient) {
             VHandler(context: UnifiedDI.resolve(VRequestContext.self))
         }
-        // A .task service needing another is built inside a scope: fine.
         container.register(VAudit.self, scope: .task) { VAudit(context: UnifiedDI.resolve(VRequestContext.self)) }
         let report = container.validate()
+        XCTAssertTrue(report.isValid, "\(report)")
         XCTAssertEqual(
-            report.problems, [.taskScopeOutsideScope(type: "VRequestContext", path: ["VHandler"])], "\(report)")
+            report.graph.edges,
+            [.init(from: "VAudit", to: "VRequestContext"), .init(from: "VHandler", to: "VRequestContext")])
     }
 
     func testASingletonNeedingATaskScopedServiceIsCaptive() {

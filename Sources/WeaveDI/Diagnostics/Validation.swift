@@ -27,10 +27,13 @@ extension DIContainer {
     ///   and validated the same way; a value registered later, after
     ///   startup, is not there yet.
     ///
-    /// `.task` registrations are built inside a fresh `withTaskScope`, the
-    /// way a request builds them; everything else is built outside any
-    /// scope, so a singleton or transient that needs a `.task` service is
-    /// reported (it can only be built inside a request).
+    /// Singletons (and eager registrations) are built first, outside any
+    /// scope, as a process builds them once; then every transient, weak and
+    /// `.task` registration inside a fresh `withTaskScope`, as a request
+    /// builds them. So a transient that needs a `.task` service is fine, and
+    /// a singleton that needs one is reported twice: it cannot be built
+    /// outside a request, and inside one it would keep the first request's
+    /// instance (a captive dependency).
     public func validate() -> ValidationReport {
         var seen = Set<TypeKey>()
         var sources: [(key: TypeKey, entry: AnyRegistryEntry)] = []
@@ -52,7 +55,8 @@ extension DIContainer {
             run.nodes[ObjectIdentifier(clone)] = ValidationRun.Node(name: name, scope: entry.scope)
             roots.append((name, entry.scope, clone))
         }
-        roots.sort { $0.name < $1.name }
+        // Singletons first, then the rest, each group by name.
+        roots.sort { ($0.scope == .singleton ? 0 : 1, $0.name) < ($1.scope == .singleton ? 0 : 1, $1.name) }
 
         let context = ResolutionContext.current
         let outer = context.validation
@@ -67,7 +71,7 @@ extension DIContainer {
             InjectionScopes.$active.withValue(true) {
                 for root in roots {
                     do {
-                        if root.scope == .task {
+                        if root.scope != .singleton {
                             try withTaskScope { try root.clone.buildForValidation() }
                         } else {
                             try root.clone.buildForValidation()
@@ -207,13 +211,13 @@ public struct DependencyGraph: Sendable, Equatable {
     }
 
     static func dotQuoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "\n", with: "\\n") + "\""
+        "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
+            .replacing("\n", with: "\\n") + "\""
     }
 
     static func mermaidEscaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "\"", with: "#quot;").replacingOccurrences(of: "<", with: "#lt;")
-            .replacingOccurrences(of: ">", with: "#gt;")
+        text.replacing("\"", with: "#quot;").replacing("<", with: "#lt;")
+            .replacing(">", with: "#gt;")
     }
 }
 
@@ -245,8 +249,7 @@ final class ValidationRun {
     /// Called before a copy is built: records the edge from the copy being
     /// built on this thread, stops a `.task` copy outside a scope, and
     /// returns the copy's instance when it was built already.
-    @usableFromInline
-    func enter<T>(_ registration: ObjectIdentifier, _ type: T.Type, context: ResolutionContext) throws(DIError) -> T? {
+    private func enter<T>(_ registration: ObjectIdentifier, _ type: T.Type, context: ResolutionContext) throws(DIError) -> T? {
         guard let node = nodes[registration] else { return nil }
         let parent = context.keys.last.flatMap { nodes[$0] == nil ? nil : $0 }
         if let parent, edgeSet.insert([parent, registration]).inserted {
@@ -261,11 +264,32 @@ final class ValidationRun {
         return instances[registration].map { $0 as! T }
     }
 
-    @usableFromInline
-    func built<T>(_ registration: ObjectIdentifier, _ value: T) {
+    /// `InstanceBuilder.run` while validating: the same build, once per copy.
+    @usableFromInline @inline(never)
+    func run<T>(
+        registration: ObjectIdentifier,
+        type: T.Type,
+        context: ResolutionContext,
+        _ factory: () -> T
+    ) throws(DIError) -> T {
+        if let built = try enter(registration, type, context: context) {
+            return built
+        }
+        if let chain = context.chainIfCycle(registration: registration, type: type) {
+            if context.cycle == nil { context.cycle = chain }
+            throw .circularDependency(chain: chain)
+        }
+        context.push(registration: registration, type: type)
+        let value = factory()
+        context.pop()
+        if let chain = context.cycle {
+            if context.isEmpty { context.cycle = nil }
+            throw .circularDependency(chain: chain)
+        }
         if nodes[registration] != nil {
             instances[registration] = value
         }
+        return value
     }
 
     /// A resolve that found nothing; recorded when a validation is building
@@ -286,8 +310,8 @@ final class ValidationRun {
 
     func note(_ error: DIError) {
         guard case .circularDependency(let chain) = error else { return }
-        var names = chain.components(separatedBy: " -> ")
-        if let last = names.last, let range = last.range(of: " (deeper than") {
+        var names = chain.split(separator: " -> ").map(String.init)
+        if let last = names.last, let range = last.firstRange(of: " (deeper than") {
             names[names.count - 1] = String(last[..<range.lowerBound])
         }
         // The same loop found from different starting points: rotate it to

@@ -14,10 +14,10 @@ enum InstanceBuilder {
         _ factory: () -> T
     ) throws(DIError) -> T {
         let context = ResolutionContext.current
-        if let validation = context.validation,
-            let built = try validation.enter(registration, type, context: context)
-        {
-            return built
+        if let validation = context.validation {
+            // Out of line: an `Optional<T>` here would cost unspecialised
+            // callers (@Factory) a metadata lookup on every build.
+            return try validation.run(registration: registration, type: type, context: context, factory)
         }
         if let chain = context.chainIfCycle(registration: registration, type: type) {
             if context.cycle == nil { context.cycle = chain }
@@ -37,9 +37,6 @@ enum InstanceBuilder {
         if let chain = context.cycle {
             if context.isEmpty { context.cycle = nil }
             throw .circularDependency(chain: chain)
-        }
-        if let validation = context.validation {
-            validation.built(registration, value)
         }
         return value
     }

@@ -12,6 +12,8 @@ import Darwin
 #endif
 
 // hummingbird-server [--wiring di|manual] [--port N] [--log-level LEVEL]
+// hummingbird-server --graph dot|mermaid: validates the DI wiring, prints its
+// dependency graph and exits (non-zero when validation found a problem).
 // Listens on 127.0.0.1 only. Logs through swift-log; at the default level
 // (info) nothing is logged per request.
 
@@ -46,6 +48,15 @@ while let argument = arguments.popFirst() {
             usage("--log-level takes trace, debug, info, notice, warning, error or critical")
         }
         level = parsed
+    case "--graph":
+        guard let format = arguments.popFirst(), format == "dot" || format == "mermaid" else {
+            usage("--graph takes dot or mermaid")
+        }
+        DIWiring.registerServices()
+        let report = UnifiedDI.validate()
+        FileHandleStderr.write(report.description + "\n")
+        print(format == "dot" ? report.graph.dot() : report.graph.mermaid(), terminator: "")
+        exit(report.isValid ? 0 : 1)
     case "-h", "--help":
         print("usage: hummingbird-server [--wiring di|manual] [--port N] [--log-level LEVEL]")
         exit(0)
@@ -64,9 +75,8 @@ logger.info("starting", metadata: ["wiring": "\(wiring.rawValue)", "address": "1
 let app = buildApplication(wiring: wiring, port: port, logger: logger)
 // Returns on SIGTERM or SIGINT, once the server has stopped.
 try await app.runService()
-// Dropping the registrations deinitialises the singletons with the
-// application rather than at exit: whatever a service must close, its deinit
-// closes (WeaveDI has no ordered shutdown of its own).
+// Releases the singletons with the application rather than at exit, newest
+// first, awaiting the cleanup of any that conforms to AsyncShutdown.
 if wiring == .di {
-    UnifiedDI.releaseAll()
+    await UnifiedDI.shutdown()
 }

@@ -19,10 +19,10 @@ extension DIContainer {
     /// - a factory that reads a container object it captured (not the live
     ///   one) reads that container itself;
     /// - a missing dependency read through a route that traps
-    ///   (`requireResolve`, a force unwrap, a non-optional `@Inject`) stops
-    ///   the program as it would at run time; the routes that return nil or
-    ///   throw (`resolve`, `resolveThrowing`, optional properties) are
-    ///   reported;
+    ///   (`requireResolve`, a force unwrap, a non-optional `@Injected var`
+    ///   with nothing registered and no key default) stops the program as
+    ///   it would at run time; the routes that return nil or throw
+    ///   (`resolve`, `resolveThrowing`, optional properties) are reported;
     /// - async registrations (`registerAsync`) are stored like the others
     ///   and validated the same way; a value registered later, after
     ///   startup, is not there yet.

@@ -12,7 +12,7 @@
 # EXAMPLE_TIMEOUT (default 1800 s) bounds each build and each test run, so a
 # hung or runaway build fails the step instead of eating CI's 90 minutes. A
 # clean debug build of Vapor and its dependencies is the slowest thing in the
-# repository (see README, "Server example and load test", for the times).
+# repository (see docs/load-test.md, "The examples in CI", for the times).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -30,7 +30,8 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
     /// `withTaskScope`.
     case noActiveScope(type: String)
 
-    /// Logs the miss (at debug level, built only when enabled).
+    /// Logs the miss (at debug level, built only when enabled) and reports
+    /// it to a `validate()` running on this thread.
     @usableFromInline
     static func missing<T>(_ type: T.Type) -> DIError {
         DILog.miss(type)

@@ -16,11 +16,13 @@
 ///   type, then the key's default. They never fail.
 /// - `@Injected var x: T` reads an override of type `T`, then a
 ///   registration of `T` in the live container, then an ``InjectedKey``
-///   default of type `T` already evaluated. When none has it (or its
-///   registration is part of a cycle) the program stops with a message
-///   saying so; `validate()` cannot report this route.
+///   default of type `T` already evaluated (a key's default is found by
+///   its value type only after some read of that key). When none has it,
+///   or its registration is part of a cycle or is a `.task` registration
+///   read outside `withTaskScope`, the program stops with a message saying
+///   so; `validate()` cannot report this route.
 /// - `@Injected var x: T?` resolves `T` the same way and is nil instead of
-///   stopping.
+///   stopping (a cycle is logged).
 ///
 /// The property stores one pointer to the key's shared slot: no allocation
 /// per property or per object, and nothing it holds keeps an instance alive.

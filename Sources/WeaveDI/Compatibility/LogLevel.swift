@@ -1,10 +1,18 @@
 import Logging
 
-/// Upstream WeaveDI's logging switch, mapped onto the swift-log level of
-/// `DILog.logger` (label "WeaveDI"). Upstream's categories (registration,
-/// health, performance) are not separate channels here: each picks the
-/// swift-log level at which its messages appear.
+// Upstream WeaveDI's logging switch, mapped onto the swift-log level of
+// `DILog.logger` (label "WeaveDI").
 extension UnifiedDI {
+    /// Upstream WeaveDI's logging switch, mapped onto the swift-log level of
+    /// ``DILog/logger`` (label "WeaveDI").
+    ///
+    /// Upstream's categories (registration, health, performance) are not
+    /// separate channels here: each picks the swift-log level at which
+    /// WeaveDI's messages appear.
+    ///
+    /// ```swift
+    /// UnifiedDI.setLogLevel(.errors)
+    /// ```
     public enum LogLevel: Sendable, Hashable, CaseIterable {
         /// Everything, including each registration and miss (`.debug`).
         case all
@@ -34,8 +42,22 @@ extension UnifiedDI {
         }
     }
 
+    /// The lowest severity logged, one for each swift-log level WeaveDI
+    /// uses.
+    ///
+    /// ```swift
+    /// UnifiedDI.setLogSeverity(.warning)
+    /// ```
     public enum LogSeverity: Sendable, Hashable, CaseIterable {
-        case debug, info, warning, error
+        /// Registrations, misses and captive dependencies, and everything
+        /// below.
+        case debug
+        /// Informational messages and above: swift-log's default.
+        case info
+        /// Warnings (a `.task` service resolved outside a scope) and errors.
+        case warning
+        /// Errors only: dependency cycles and failed bootstraps.
+        case error
 
         var loggerLevel: Logger.Level {
             switch self {
@@ -48,28 +70,56 @@ extension UnifiedDI {
     }
 
     /// Sets the level of WeaveDI's logger, e.g. `UnifiedDI.setLogLevel(.off)`
-    /// in tests or `.errors` in production.
+    /// in tests or `.errors` in production. Process-wide, and thread-safe.
+    ///
+    /// ```swift
+    /// UnifiedDI.setLogLevel(.off)
+    /// ```
+    ///
+    /// - Parameter level: The level to log at.
     public static func setLogLevel(_ level: LogLevel) {
         logLevelSetting.withLock { $0 = level }
         setLoggerLevel(level.loggerLevel)
     }
 
-    /// Sets the lowest severity logged.
+    /// Sets the lowest severity logged. Process-wide, and thread-safe.
+    /// ``logLevel`` does not change: it reports the last ``setLogLevel(_:)``.
+    ///
+    /// ```swift
+    /// UnifiedDI.setLogSeverity(.warning)
+    /// ```
+    ///
+    /// - Parameter severity: The lowest severity to log.
     public static func setLogSeverity(_ severity: LogSeverity) {
         setLoggerLevel(severity.loggerLevel)
     }
 
-    /// The level last set with `setLogLevel` (`.performance`, i.e. `.info`,
-    /// until then).
+    /// The level last set with ``setLogLevel(_:)`` (`.performance`, i.e.
+    /// `.info`, until then).
+    ///
+    /// ```swift
+    /// if UnifiedDI.logLevel == .off { print("WeaveDI is silent") }
+    /// ```
     public static var logLevel: LogLevel {
         logLevelSetting.withLock { $0 }
     }
 
+    /// Upstream's `async` spelling of ``logLevel``.
+    ///
+    /// ```swift
+    /// let level = await UnifiedDI.getLogLevel()
+    /// ```
+    ///
+    /// - Returns: The level last set with ``setLogLevel(_:)``.
     public static func getLogLevel() async -> LogLevel {
         logLevel
     }
 
-    /// Back to the default: `.info`.
+    /// Back to the default: `.performance`, i.e. swift-log's `.info`.
+    ///
+    /// ```swift
+    /// UnifiedDI.resetLogConfiguration()
+    /// ```
     public static func resetLogConfiguration() {
         setLogLevel(.performance)
     }

@@ -1,26 +1,40 @@
 import Synchronization
 
 /// Runs `operation` with a container of its own in front of the live one.
-/// Inside it, and in its child tasks, every read (`UnifiedDI`,
-/// `WeaveDI.Container.live`, `@Inject`, `@Injected`, `@Factory`) sees the
-/// overlay's registrations first, then the live container's; and
-/// `UnifiedDI.register`, `release` and `releaseAll` change only the overlay.
-/// Other tasks never see it, and it is gone when `operation` returns.
 ///
-///     @Test func checkout() async {
-///         await withContainerOverlay { container in
-///             container.register(PaymentService.self) { PaymentMock() }
-///         } operation: {
-///             #expect(await Checkout().run() == .paid)
-///         }
+/// Inside `operation`, and in its child tasks, every read (``UnifiedDI``,
+/// ``DIContainer/live``, `@Inject`, ``Injected``, ``Factory``) sees the
+/// overlay's registrations first, then the live container's; and
+/// `UnifiedDI.register`, `release`, `releaseAll` and `shutdown` change only
+/// the overlay. Other tasks never see it, and it is gone when `operation`
+/// returns or throws.
+///
+/// ```swift
+/// @Test func checkout() async {
+///     await withContainerOverlay { container in
+///         container.register(PaymentService.self) { PaymentMock() }
+///     } operation: {
+///         #expect(await Checkout().run() == .paid)
 ///     }
+/// }
+/// ```
 ///
 /// Tests that run in parallel can each register their own mock of the same
 /// type this way (WeaveDITesting wraps it as a test trait). Overlays nest: an
 /// inner one sits in front of the outer one. Assigning
-/// `WeaveDI.Container.live` inside an overlay replaces the overlay's
-/// contents with the assigned container's registrations, so the reset idiom
+/// ``DIContainer/live`` inside an overlay replaces the overlay's contents
+/// with the assigned container's registrations, so the reset idiom
 /// `WeaveDI.Container.live = WeaveDI.Container()` stays inside the test.
+///
+/// While any overlay is alive, reads made inside one bypass the shared cache
+/// of `@Injected`; reads in tasks outside every overlay keep using it.
+///
+/// - Parameters:
+///   - configure: Registrations to make in the overlay before `operation`
+///     runs. Empty by default.
+///   - operation: The code that sees the overlay.
+/// - Returns: What `operation` returns.
+/// - Throws: What `operation` throws.
 @discardableResult
 public func withContainerOverlay<R>(
     _ configure: (DIContainer) -> Void = { _ in },
@@ -32,7 +46,24 @@ public func withContainerOverlay<R>(
     }
 }
 
-/// The `async` form of `withContainerOverlay`.
+/// The `async` form of `withContainerOverlay(_:operation:)`: `operation` and
+/// its child tasks see a container of their own in front of the live one.
+///
+/// ```swift
+/// let total = await withContainerOverlay { container in
+///     container.register(PriceService.self) { FixedPrices() }
+/// } operation: {
+///     await Cart().total()
+/// }
+/// ```
+///
+/// - Parameters:
+///   - isolation: The actor `operation` runs on; the caller's by default.
+///   - configure: Registrations to make in the overlay before `operation`
+///     runs. Empty by default.
+///   - operation: The code that sees the overlay.
+/// - Returns: What `operation` returns.
+/// - Throws: What `operation` throws.
 @discardableResult
 public func withContainerOverlay<R>(
     isolation: isolated (any Actor)? = #isolation,

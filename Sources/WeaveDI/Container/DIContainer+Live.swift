@@ -1,14 +1,33 @@
 import CWeaveRegistry
 import Synchronization
 
-/// Namespace kept for source compatibility: `WeaveDI.Container` is `DIContainer`.
+/// The namespace upstream WeaveDI code spells its container with:
+/// `WeaveDI.Container` is ``DIContainer``.
+///
+/// ```swift
+/// let container = WeaveDI.Container()
+/// WeaveDI.Container.live = container
+/// ```
 public enum WeaveDI {
+    /// Upstream's name for ``DIContainer``; the two are the same type.
     public typealias Container = DIContainer
 }
 
-/// The actor the guides' bootstrap closures run on.
+/// The global actor the guides' bootstrap closures are isolated to.
+///
+/// WeaveDI itself never requires it: registration and resolution are
+/// thread-safe from any context. It exists so upstream code annotated
+/// `@DIContainerActor` keeps compiling.
+///
+/// ```swift
+/// @DIContainerActor
+/// func registerServices() {
+///     UnifiedDI.register(Logger.self) { ConsoleLogger() }
+/// }
+/// ```
 @globalActor
 public actor DIContainerActor {
+    /// The actor instance behind `@DIContainerActor`.
     public static let shared = DIContainerActor()
 }
 
@@ -39,12 +58,22 @@ enum LiveContainer {
 }
 
 extension DIContainer {
-    /// The container `UnifiedDI`, `@Inject` and `@Injected` read. Assigning a
-    /// fresh one (`WeaveDI.Container.live = WeaveDI.Container()`) resets
-    /// everything those see.
+    /// The container that ``UnifiedDI``, `@Inject`, ``Injected`` and
+    /// ``Factory`` read.
+    ///
+    /// Assigning a fresh one resets everything those see. Reads switch to
+    /// the new container at once; the previous one, with its registrations
+    /// and built instances, is released when nothing else holds it.
+    /// Key defaults of ``InjectedKey`` types are not part of a container and
+    /// are not reset.
     ///
     /// Inside `withContainerOverlay` this is the overlay: reading gives it,
     /// and assigning replaces its contents, never the process-wide container.
+    ///
+    /// ```swift
+    /// WeaveDI.Container.live = WeaveDI.Container()
+    /// WeaveDI.Container.live.register(Clock.self) { SystemClock() }
+    /// ```
     public static var live: DIContainer {
         get {
             if !ContainerOverlays.noneActive, let overlay = ContainerOverlays.current {
@@ -61,18 +90,40 @@ extension DIContainer {
         }
     }
 
+    /// Another name for ``live``, as upstream spells it. Reading and
+    /// assigning behave exactly as they do for ``live``.
     public static var shared: DIContainer {
         get { live }
         set { live = newValue }
     }
 
-    /// Registers into `live`. Calling it again (one call per feature module)
-    /// adds to what is there; it never discards earlier registrations.
+    /// Runs `configure` against ``live``, now. Calling it again (one call
+    /// per feature module) adds to what is there; it never discards earlier
+    /// registrations.
+    ///
+    /// ```swift
+    /// await WeaveDI.Container.bootstrap { container in
+    ///     container.register(UserService.self, scope: .singleton) { UserServiceImpl() }
+    /// }
+    /// ```
+    ///
+    /// - Parameter configure: The registrations to make.
     public static func bootstrap(_ configure: @Sendable (DIContainer) async -> Void) async {
         await configure(live)
     }
 
-    /// As `bootstrap`; returns true once the registrations are in place.
+    /// As ``bootstrap(_:)``, for a throwing `configure`. An error is logged
+    /// at `.error` level and not rethrown; registrations made before it stay.
+    ///
+    /// ```swift
+    /// let ready = await WeaveDI.Container.bootstrapAsync { container in
+    ///     let config = try await Config.load()
+    ///     container.register(Config.self, instance: config)
+    /// }
+    /// ```
+    ///
+    /// - Parameter configure: The registrations to make.
+    /// - Returns: `true` when `configure` returned, `false` when it threw.
     @discardableResult
     public static func bootstrapAsync(_ configure: @Sendable (DIContainer) async throws -> Void) async -> Bool {
         do {
@@ -84,12 +135,33 @@ extension DIContainer {
         }
     }
 
-    /// Fire-and-forget bootstrap from synchronous code, e.g. an app's `init`.
+    /// Fire-and-forget bootstrap from synchronous code, e.g. an app's `init`:
+    /// starts an unstructured task that runs `configure` against ``live``.
+    ///
+    /// Nothing waits for it, so a resolve made right after this returns may
+    /// run before the registrations exist. Prefer ``bootstrap(_:)`` where
+    /// you can await.
+    ///
+    /// ```swift
+    /// WeaveDI.Container.bootstrapInTask { container in
+    ///     container.register(Analytics.self) { NoOpAnalytics() }
+    /// }
+    /// ```
+    ///
+    /// - Parameter configure: The registrations to make.
     public static func bootstrapInTask(_ configure: @escaping @Sendable (DIContainer) async -> Void) {
         Task { await configure(live) }
     }
 
-    /// Replaces `live` with an empty container.
+    /// Replaces ``live`` with an empty container, as
+    /// `WeaveDI.Container.live = WeaveDI.Container()` does (inside an
+    /// overlay, empties the overlay).
+    ///
+    /// ```swift
+    /// override func tearDown() {
+    ///     WeaveDI.Container.resetForTesting()
+    /// }
+    /// ```
     public static func resetForTesting() {
         live = DIContainer()
     }

@@ -1,29 +1,83 @@
 import CWeaveRegistry
 import Synchronization
 
-/// A set of registrations. `WeaveDI.Container.live` is the one that
-/// `UnifiedDI`, `@Inject` and `@Injected` read; a child container resolves
-/// its own entries first, then its parent's.
+/// A set of registrations, each keyed by the type it provides.
+///
+/// ``live`` is the container that ``UnifiedDI``, `@Inject`, ``Injected``
+/// and ``Factory`` read; other containers are read only through their own
+/// methods. A child container resolves its own entries first, then its
+/// parent's.
+///
+/// ```swift
+/// let container = WeaveDI.Container()
+/// container.register(UserRepository.self, scope: .singleton) { SQLUserRepository() }
+/// container.register(UserService.self) {
+///     UserServiceImpl(repository: container.resolve(UserRepository.self)!)
+/// }
+/// let service = container.resolve(UserService.self)
+/// ```
+///
+/// Thread-safe: registration, release and resolution may run concurrently
+/// from any thread or task. Resolution takes no lock; a write (register,
+/// release) replaces the entry atomically and releases the old one once no
+/// reader can still see it.
 public final class DIContainer: @unchecked Sendable {
     @usableFromInline let registry: Registry
+    /// The container this one falls back to on a miss, if any.
     public let parent: DIContainer?
 
+    /// An empty container with no parent.
+    ///
+    /// ```swift
+    /// let container = WeaveDI.Container()
+    /// ```
     public init() {
         self.parent = nil
         self.registry = Registry(parent: nil)
     }
 
+    /// An empty container that falls back to `parent` for anything it does
+    /// not register itself. The parent is kept alive by the child.
+    ///
+    /// ```swift
+    /// let request = WeaveDI.Container(parent: .live)
+    /// request.register(RequestID.self, instance: RequestID())
+    /// ```
+    ///
+    /// - Parameter parent: The container to read on a miss.
     public init(parent: DIContainer) {
         self.parent = parent
         self.registry = Registry(parent: parent.registry)
     }
 
+    /// A new, empty child of this container: as `DIContainer(parent: self)`.
+    ///
+    /// ```swift
+    /// let feature = WeaveDI.Container.live.createChild()
+    /// feature.register(FeatureFlags.self) { TestFlags() }
+    /// ```
+    ///
+    /// - Returns: The child container.
     public func createChild() -> DIContainer {
         DIContainer(parent: self)
     }
 
-    /// Runs the factory now and keeps its result as the instance for `type`;
-    /// the factory is kept too, for `@Factory`. Replaces any earlier entry.
+    /// Eager registration: runs `factory` now and keeps its result as the
+    /// instance every resolve of `type` returns (a singleton in effect).
+    ///
+    /// The factory is kept too, so ``Factory`` can build fresh instances
+    /// from it. Replaces any earlier registration of `type` in this
+    /// container; the replaced entry's instance is released once no reader
+    /// can still see it.
+    ///
+    /// ```swift
+    /// let clock = container.register(Clock.self) { SystemClock() }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type to register under, usually a protocol.
+    ///   - factory: Builds the instance, once, before this returns.
+    /// - Returns: The instance just built.
     @discardableResult
     public func register<T: Sendable>(_ type: T.Type, factory: @escaping @Sendable () -> T) -> T {
         let instance = factory()
@@ -32,13 +86,42 @@ public final class DIContainer: @unchecked Sendable {
         return instance
     }
 
+    /// Registers an instance built elsewhere: every resolve of `type`
+    /// returns it. Replaces any earlier registration of `type` here.
+    /// ``Factory`` returns this same instance, having no factory to run.
+    ///
+    /// ```swift
+    /// container.register(Config.self, instance: Config(environment: .staging))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type to register under.
+    ///   - instance: The value to return.
     public func register<T: Sendable>(_ type: T.Type, instance: T) {
         registry.set(FixedEntry<T>(instance, factory: nil), forKey: typeKey(type))
         DILog.registered(type, scope: nil)
     }
 
-    /// Lazy registration: the factory runs on first resolve (`.singleton`,
-    /// `.weak`, `.task`) or on every resolve (`.transient`).
+    /// Lazy registration with a lifetime: `factory` runs on the first resolve
+    /// (``ProvideScope/singleton``, ``ProvideScope/weak``, and once per
+    /// `withTaskScope` for ``ProvideScope/task``) or on every resolve
+    /// (``ProvideScope/transient``).
+    ///
+    /// Concurrent first resolves of a singleton build it once; the others
+    /// wait for that one. The factory runs with no lock held and may resolve
+    /// other dependencies; a factory that needs itself, directly or through
+    /// others, is a cycle, which resolution reports instead of recursing.
+    /// Replaces any earlier registration of `type` here.
+    ///
+    /// ```swift
+    /// container.register(Database.self, scope: .singleton) { PostgresDatabase() }
+    /// container.register(RequestLog.self, scope: .task) { RequestLog() }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type to register under.
+    ///   - scope: How long an instance lives.
+    ///   - factory: Builds an instance when one is needed.
     public func register<T: Sendable>(
         _ type: T.Type,
         scope: ProvideScope,
@@ -48,8 +131,22 @@ public final class DIContainer: @unchecked Sendable {
         DILog.registered(type, scope: scope)
     }
 
-    /// Nil when `type` is not registered here or in a parent, or when
-    /// building it met a dependency cycle.
+    /// The instance registered for `type` here or in a parent, built
+    /// according to its scope.
+    ///
+    /// Never crashes and never throws: a miss, a dependency cycle met while
+    /// building, and a ``ProvideScope/task`` registration resolved outside
+    /// `withTaskScope` all return nil. Use ``resolveThrowing(_:)`` to learn
+    /// which.
+    ///
+    /// ```swift
+    /// if let service = container.resolve(UserService.self) {
+    ///     service.refresh()
+    /// }
+    /// ```
+    ///
+    /// - Parameter type: The registered type.
+    /// - Returns: The instance, or nil.
     @inlinable
     public func resolve<T: Sendable>(_ type: T.Type) -> T? {
         do {
@@ -63,6 +160,25 @@ public final class DIContainer: @unchecked Sendable {
         return nil
     }
 
+    /// The instance registered for `type` here or in a parent, or the reason
+    /// there is none. Errors are logged (cycles at `.error`, the rest at
+    /// `.debug`).
+    ///
+    /// ```swift
+    /// do {
+    ///     let service = try container.resolveThrowing(UserService.self)
+    ///     service.refresh()
+    /// } catch {
+    ///     print(error.description)
+    /// }
+    /// ```
+    ///
+    /// - Parameter type: The registered type.
+    /// - Returns: The instance.
+    /// - Throws: ``DIError/dependencyNotFound(type:)`` when nothing is
+    ///   registered, ``DIError/circularDependency(chain:)`` when building it
+    ///   met a cycle, ``DIError/noActiveScope(type:)`` for a `.task`
+    ///   registration outside `withTaskScope`.
     public func resolveThrowing<T: Sendable>(_ type: T.Type) throws(DIError) -> T {
         do throws(DIError) {
             guard let resolution = try Resolver.resolve(type, in: registry) else {
@@ -75,10 +191,27 @@ public final class DIContainer: @unchecked Sendable {
         }
     }
 
+    /// Removes this container's registration of `type` (a parent's stays
+    /// visible). The instance it held is released once no reader can still
+    /// see it; cached `@Injected` reads of it are dropped too. Nothing
+    /// happens when `type` is not registered here.
+    ///
+    /// ```swift
+    /// container.release(UserService.self)
+    /// ```
+    ///
+    /// - Parameter type: The registered type.
     public func release<T>(_ type: T.Type) {
         registry.remove(typeKey(type))
     }
 
+    /// Removes every registration of this container (not its parents'),
+    /// releasing the instances they held. No ``AsyncShutdown`` cleanup runs:
+    /// use ``shutdown()`` for that.
+    ///
+    /// ```swift
+    /// container.releaseAll()
+    /// ```
     public func releaseAll() {
         registry.removeAll()
     }
@@ -93,7 +226,16 @@ public final class DIContainer: @unchecked Sendable {
         }
     }
 
-    /// Whether `type` has a registration here or in a parent.
+    /// Whether `type` has a registration here or in a parent. Builds nothing.
+    ///
+    /// ```swift
+    /// if !container.isRegistered(Analytics.self) {
+    ///     container.register(Analytics.self) { NoOpAnalytics() }
+    /// }
+    /// ```
+    ///
+    /// - Parameter type: The type to look for.
+    /// - Returns: `true` when a resolve of `type` would find a registration.
     public func isRegistered<T>(_ type: T.Type) -> Bool {
         Resolver.entry(type, in: registry) != nil
     }

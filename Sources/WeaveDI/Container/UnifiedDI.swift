@@ -1,13 +1,46 @@
-/// The static front door to the live container.
+/// The static front door to the live container (``DIContainer/live``, or the
+/// current task's overlay inside `withContainerOverlay`).
+///
+/// ```swift
+/// UnifiedDI.register(UserService.self) { UserServiceImpl() }
+/// UnifiedDI.register(Database.self, scope: .singleton) { PostgresDatabase() }
+///
+/// let service = UnifiedDI.resolve(UserService.self)          // optional
+/// let database = try UnifiedDI.resolveThrowing(Database.self) // throws DIError
+/// ```
+///
+/// Every member is thread-safe and may be called from any task or thread.
 public enum UnifiedDI {
-    /// Eager: runs the factory now, keeps the instance as the singleton for
-    /// `type` and returns it. Re-registering replaces the previous entry.
+    /// Eager registration: runs `factory` now, keeps the instance as the one
+    /// every resolve of `type` returns, and returns it. Re-registering
+    /// replaces the previous entry. The factory is kept for ``Factory``.
+    ///
+    /// ```swift
+    /// let service = UnifiedDI.register(UserService.self) { UserServiceImpl() }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type to register under, usually a protocol.
+    ///   - factory: Builds the instance, once, before this returns.
+    /// - Returns: The instance just built.
     @discardableResult
     public static func register<T: Sendable>(_ type: T.Type, factory: @escaping @Sendable () -> T) -> T {
         DIContainer.live.register(type, factory: factory)
     }
 
-    /// Lazy registration with an explicit lifetime.
+    /// Lazy registration with an explicit lifetime: `factory` runs when the
+    /// scope needs an instance (see ``ProvideScope``). Re-registering
+    /// replaces the previous entry.
+    ///
+    /// ```swift
+    /// UnifiedDI.register(Database.self, scope: .singleton) { PostgresDatabase() }
+    /// UnifiedDI.register(RequestLog.self, scope: .task) { RequestLog() }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type to register under.
+    ///   - scope: How long an instance lives.
+    ///   - factory: Builds an instance when one is needed.
     public static func register<T: Sendable>(
         _ type: T.Type,
         scope: ProvideScope,
@@ -16,18 +49,51 @@ public enum UnifiedDI {
         DIContainer.live.register(type, scope: scope, factory: factory)
     }
 
-    /// Nil when missing (or when building it met a cycle); never crashes.
+    /// The instance registered for `type`, or nil. Never crashes: a miss, a
+    /// dependency cycle, and a `.task` registration resolved outside
+    /// `withTaskScope` all give nil (``resolveThrowing(_:)`` says which).
+    ///
+    /// ```swift
+    /// guard let service = UnifiedDI.resolve(UserService.self) else { return }
+    /// ```
+    ///
+    /// - Parameter type: The registered type.
+    /// - Returns: The instance, or nil.
     @inlinable
     public static func resolve<T: Sendable>(_ type: T.Type) -> T? {
         try? resolveThrowing(type)
     }
 
+    /// The instance registered for `type`, or `defaultValue` when
+    /// `resolve(_:)` would give nil. The default is evaluated only then,
+    /// and is not registered.
+    ///
+    /// ```swift
+    /// let analytics = UnifiedDI.resolve(Analytics.self, default: NoOpAnalytics())
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The registered type.
+    ///   - defaultValue: The value to use on a miss.
+    /// - Returns: The instance or the default.
     public static func resolve<T: Sendable>(_ type: T.Type, default defaultValue: @autoclosure () -> T) -> T {
         resolve(type) ?? defaultValue()
     }
 
-    /// Stops the program with a message naming the type, what is registered
-    /// that looks close, and how to register it, when `type` is missing.
+    /// The instance registered for `type`; stops the program when there is
+    /// none, with a message naming the type, registered types whose names
+    /// look close, and how to register it.
+    ///
+    /// For wiring that is a programming error when absent. `validate()`
+    /// cannot report a miss reached this way, since it traps; servers should
+    /// prefer ``resolveThrowing(_:)``.
+    ///
+    /// ```swift
+    /// let database = UnifiedDI.requireResolve(Database.self)
+    /// ```
+    ///
+    /// - Parameter type: The registered type.
+    /// - Returns: The instance.
     public static func requireResolve<T: Sendable>(_ type: T.Type) -> T {
         do {
             return try resolveThrowing(type)
@@ -36,8 +102,24 @@ public enum UnifiedDI {
         }
     }
 
-    /// The non-crashing form for servers: `.dependencyNotFound` or
-    /// `.circularDependency` with the chain.
+    /// The instance registered for `type`, or the reason there is none: the
+    /// non-crashing form for servers.
+    ///
+    /// ```swift
+    /// do {
+    ///     let database = try UnifiedDI.resolveThrowing(Database.self)
+    ///     try await database.migrate()
+    /// } catch let error as DIError {
+    ///     logger.error("\(error.description)")
+    /// }
+    /// ```
+    ///
+    /// - Parameter type: The registered type.
+    /// - Returns: The instance.
+    /// - Throws: ``DIError/dependencyNotFound(type:)`` when nothing is
+    ///   registered, ``DIError/circularDependency(chain:)`` with the chain of
+    ///   types when building met a cycle, ``DIError/noActiveScope(type:)``
+    ///   for a `.task` registration outside `withTaskScope`.
     @inlinable
     public static func resolveThrowing<T: Sendable>(_ type: T.Type) throws(DIError) -> T {
         guard let resolution = try Resolver.resolve(type, in: nil) else {
@@ -46,20 +128,51 @@ public enum UnifiedDI {
         return resolution.value
     }
 
+    /// The `async` spelling of `resolve(_:)`, kept for upstream code. It
+    /// does not suspend for resolution: registration completes before
+    /// `register` returns, so there is nothing to wait for.
+    ///
+    /// ```swift
+    /// let service = await UnifiedDI.resolveAsync(UserService.self)
+    /// ```
+    ///
+    /// - Parameter type: The registered type.
+    /// - Returns: The instance, or nil.
     public static func resolveAsync<T: Sendable>(_ type: T.Type) async -> T? {
         resolve(type)
     }
 
+    /// Removes the live container's registration of `type`; the instance
+    /// it held is released once no reader can still see it. Nothing happens
+    /// when `type` is not registered.
+    ///
+    /// ```swift
+    /// UnifiedDI.release(UserService.self)
+    /// ```
+    ///
+    /// - Parameter type: The registered type.
     public static func release<T>(_ type: T.Type) {
         DIContainer.live.release(type)
     }
 
     /// Drops every registration and cached instance of the live container
-    /// (their deinit runs). `withInjectedValues` overrides and `InjectedKey`
+    /// (their deinit runs; no ``AsyncShutdown`` cleanup: use `shutdown()`
+    /// for that). `withInjectedValues` overrides and ``InjectedKey``
     /// defaults are not touched.
+    ///
+    /// ```swift
+    /// override func setUp() {
+    ///     UnifiedDI.releaseAll()
+    /// }
+    /// ```
     public static func releaseAll() {
         DIContainer.live.releaseAll()
     }
 }
 
+/// Upstream's short name for ``UnifiedDI``.
+///
+/// ```swift
+/// DI.register(Clock.self) { SystemClock() }
+/// ```
 public typealias DI = UnifiedDI

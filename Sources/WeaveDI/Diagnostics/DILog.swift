@@ -2,11 +2,26 @@ import Logging
 import Synchronization
 
 /// WeaveDI's diagnostics through swift-log, under the label "WeaveDI".
-/// Every message is an autoclosure: with the level off, nothing is built.
-/// Lookups that hit log nothing at all.
+///
+/// Registrations, misses and captive dependencies are logged at `.debug`,
+/// a `.task` service resolved outside a scope at `.warning`, cycles and
+/// failed bootstraps at `.error`. Every message is an autoclosure: with the
+/// level above it, nothing is built. Lookups that hit log nothing at all.
+///
+/// ```swift
+/// var logger = Logger(label: "WeaveDI")
+/// logger.logLevel = .debug
+/// DILog.logger = logger
+/// ```
 public enum DILog {
-    /// Replace to route WeaveDI's diagnostics elsewhere or change the level
-    /// (default `.info`: registrations and misses are `.debug`, cycles `.error`).
+    /// The logger WeaveDI writes to. Replace it to route WeaveDI's
+    /// diagnostics elsewhere or change the level (default `.info`, so
+    /// the `.debug` messages are off). Reading and assigning are
+    /// thread-safe; `UnifiedDI.setLogLevel(_:)` assigns it too.
+    ///
+    /// ```swift
+    /// DILog.logger = Logger(label: "app.di")
+    /// ```
     public static var logger: Logger {
         get { storage.withLock { $0 } }
         set {

@@ -7,8 +7,10 @@ extension DIContainer {
     /// dependencies, and `.task` registrations reached outside a scope. The
     /// report also carries the dependency graph seen while building.
     ///
-    ///     let report = UnifiedDI.validate()
-    ///     guard report.isValid else { fatalError("\(report)") }
+    /// ```swift
+    /// let report = WeaveDI.Container.live.validate()
+    /// guard report.isValid else { fatalError("\(report)") }
+    /// ```
     ///
     /// Nothing is published and no live instance is touched: each
     /// registration is copied into a container of its own, and every live
@@ -34,6 +36,8 @@ extension DIContainer {
     /// a singleton that needs one is reported twice: it cannot be built
     /// outside a request, and inside one it would keep the first request's
     /// instance (a captive dependency).
+    ///
+    /// - Returns: The problems found and the dependency graph.
     public func validate() -> ValidationReport {
         var seen = Set<TypeKey>()
         var sources: [(key: TypeKey, entry: AnyRegistryEntry)] = []
@@ -87,15 +91,41 @@ extension DIContainer {
 }
 
 extension UnifiedDI {
-    /// `validate()` of the live container (or of the task's overlay).
+    /// ``DIContainer/validate()`` of the live container (or of the task's
+    /// overlay): builds every registration once in a throwaway copy and
+    /// reports every problem at once. Run it at startup or in a test.
+    ///
+    /// ```swift
+    /// let report = UnifiedDI.validate()
+    /// guard report.isValid else { fatalError("\(report)") }
+    /// print(report.graph.mermaid())
+    /// ```
+    ///
+    /// - Returns: The problems found and the dependency graph.
     public static func validate() -> ValidationReport {
         DIContainer.live.validate()
     }
 }
 
-/// What `validate()` found.
+/// What ``DIContainer/validate()`` found: every problem, and the graph of
+/// who resolved whom.
+///
+/// ```swift
+/// let report = UnifiedDI.validate()
+/// for problem in report.problems {
+///     print(problem)
+/// }
+/// XCTAssertTrue(report.isValid, "\(report)")
+/// ```
 public struct ValidationReport: Sendable, CustomStringConvertible {
-    /// One problem, with the chain of registrations that leads to it, outermost first.
+    /// One problem, with the chain of registrations that leads to it,
+    /// outermost first.
+    ///
+    /// ```swift
+    /// if case .missing(let type, let path) = problem {
+    ///     print("\(path.joined(separator: " -> ")) needs \(type)")
+    /// }
+    /// ```
     public enum Problem: Sendable, Hashable, CustomStringConvertible {
         /// `path` needs `type`, which nothing registers:
         /// `OrderService -> PaymentService -> <missing> StripeClient`.
@@ -108,6 +138,8 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
         /// A `.task` registration needed outside any `withTaskScope`.
         case taskScopeOutsideScope(type: String, path: [String])
 
+        /// One line: the kind of problem and its chain, e.g.
+        /// `missing: OrderService -> <missing> StripeClient`.
         public var description: String {
             switch self {
             case .missing(let type, let path):
@@ -132,8 +164,10 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
     /// How many registrations were built.
     public let registrationCount: Int
 
+    /// Whether no problem was found.
     public var isValid: Bool { problems.isEmpty }
 
+    /// A summary line, then one indented line per problem.
     public var description: String {
         if problems.isEmpty {
             return "WeaveDI validation: \(registrationCount) registrations, no problems"
@@ -144,24 +178,48 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
 }
 
 /// Registrations and the edges seen while building them (who resolved whom),
-/// printable as Graphviz DOT or Mermaid.
+/// printable as Graphviz DOT or Mermaid. Part of a ``ValidationReport``.
 ///
-///     print(UnifiedDI.validate().graph.dot())
+/// ```swift
+/// print(UnifiedDI.validate().graph.dot())
+/// ```
 public struct DependencyGraph: Sendable, Equatable {
+    /// One registration, or a dependency nothing registers.
+    ///
+    /// ```swift
+    /// let node = DependencyGraph.Node(name: "Database", scope: .singleton)
+    /// ```
     public struct Node: Sendable, Hashable {
+        /// The type's name, as `String(describing:)` spells it.
         public let name: String
         /// Nil for a dependency nothing registers.
         public let scope: ProvideScope?
+        /// A node, e.g. to compare with a report's ``DependencyGraph/nodes``.
+        ///
+        /// - Parameters:
+        ///   - name: The type's name.
+        ///   - scope: Its scope, or nil when nothing registers it.
         public init(name: String, scope: ProvideScope?) {
             self.name = name
             self.scope = scope
         }
     }
 
+    /// `from`'s factory resolved `to` while it was being built.
+    ///
+    /// ```swift
+    /// let edge = DependencyGraph.Edge(from: "OrderService", to: "Database")
+    /// ```
     public struct Edge: Sendable, Hashable {
         /// The registration whose factory resolved `to`.
         public let from: String
+        /// The dependency it resolved.
         public let to: String
+        /// An edge, e.g. to compare with a report's ``DependencyGraph/edges``.
+        ///
+        /// - Parameters:
+        ///   - from: The dependent's name.
+        ///   - to: The dependency's name.
         public init(from: String, to: String) {
             self.from = from
             self.to = to
@@ -175,6 +233,13 @@ public struct DependencyGraph: Sendable, Equatable {
 
     /// Graphviz DOT: one box per registration labelled with its scope,
     /// missing dependencies dashed and red.
+    ///
+    /// ```swift
+    /// let graph = UnifiedDI.validate().graph
+    /// print(graph.dot())   // pipe into `dot -Tsvg`
+    /// ```
+    ///
+    /// - Returns: A `digraph` ending in a newline.
     public func dot() -> String {
         var lines = ["digraph WeaveDI {", "  rankdir=LR;", "  node [shape=box, fontname=\"Helvetica\"];"]
         for node in nodes {
@@ -192,7 +257,15 @@ public struct DependencyGraph: Sendable, Equatable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A Mermaid flowchart (renders in GitHub Markdown inside a `mermaid` block).
+    /// A Mermaid flowchart (renders in GitHub Markdown inside a `mermaid`
+    /// block); missing dependencies are drawn dashed and red.
+    ///
+    /// ```swift
+    /// let graph = UnifiedDI.validate().graph
+    /// print(graph.mermaid())
+    /// ```
+    ///
+    /// - Returns: A `flowchart LR` ending in a newline.
     public func mermaid() -> String {
         var ids: [String: String] = [:]
         for (index, node) in nodes.enumerated() { ids[node.name] = "n\(index)" }

@@ -2,19 +2,29 @@
 import CWeaveRegistry
 import Dependencies
 
-/// Lets an `InjectedKey` be read through swift-dependencies:
-///
-///     extension DependencyValues {
-///         var userService: UserService {
-///             get { self[UserServiceKey.self] }
-///             set { self[UserServiceKey.self] = newValue }
-///         }
-///     }
-///
-/// `@Dependency(\.userService)` then sees what `@Injected(\.userService)`
-/// sees (a container registration, else the key's live/test/preview value),
-/// and `withDependencies { $0.userService = mock }` overrides it.
 extension DependencyValues {
+    /// Reads an ``InjectedKey`` through swift-dependencies (the
+    /// `SwiftDependencies` trait, on by default).
+    ///
+    /// ```swift
+    /// extension DependencyValues {
+    ///     var userService: any UserService {
+    ///         get { self[UserServiceKey.self] }
+    ///         set { self[UserServiceKey.self] = newValue }
+    ///     }
+    /// }
+    ///
+    /// @Dependency(\.userService) var userService
+    /// ```
+    ///
+    /// `@Dependency(\.userService)` then sees what `@Injected(\.userService)`
+    /// sees (a `withInjectedValues` override, a container registration, else
+    /// the key's live, test or preview value), and
+    /// `withDependencies { $0.userService = mock }` overrides it for
+    /// swift-dependencies readers. Such an override is not seen by
+    /// ``Injected`` reads of the key.
+    ///
+    /// - Parameter key: The key type.
     public subscript<K: InjectedKey>(_ key: K.Type) -> K.Value {
         get { self[InjectedKeyDependency<K>.self].override ?? InjectedValues.current[key] }
         set { self[InjectedKeyDependency<K>.self] = InjectedOverride(override: newValue) }
@@ -26,9 +36,22 @@ extension Injected {
     /// reads what `@Dependency(APIClientKey.self)` would read at that moment
     /// (a `withDependencies` override, else the key's live, test or preview
     /// value), so code moving between the two libraries sees one value.
+    ///
+    /// ```swift
+    /// enum APIClientKey: DependencyKey {
+    ///     static let liveValue: any APIClient = LiveAPIClient()
+    /// }
+    ///
+    /// final class FeedModel {
+    ///     @Injected(APIClientKey.self) var api
+    /// }
+    /// ```
+    ///
     /// Never cached: swift-dependencies' overrides are task-local state
-    /// WeaveDI cannot observe. A key that is also an `InjectedKey` is read
-    /// as an `InjectedKey`.
+    /// WeaveDI cannot observe. A key that is also an ``InjectedKey`` is read
+    /// as an ``InjectedKey``. Needs the `SwiftDependencies` trait.
+    ///
+    /// - Parameter key: The swift-dependencies key type.
     @_disfavoredOverload
     public init<K: DependencyKey & SendableMetatype>(_ key: K.Type) where K.Value == Value {
         self.slot = InjectionSlots.slot(forDependencyKey: K.self)
@@ -47,9 +70,18 @@ extension InjectionSlots {
     }
 }
 
-/// What swift-dependencies stores for an `InjectedKey`: only an override.
-/// The default is empty, so swift-dependencies' caching of defaults never
-/// freezes a value WeaveDI would later resolve differently.
+/// What swift-dependencies stores for an ``InjectedKey`` read through
+/// `DependencyValues`: only a `withDependencies` override, if any.
+///
+/// Public only because the bridge's subscript needs it; code never creates
+/// or reads one. Its default is empty, so swift-dependencies' caching of
+/// defaults never freezes a value WeaveDI would later resolve differently.
+///
+/// ```swift
+/// withDependencies { $0.userService = MockUserService() } operation: {
+///     // stored as an InjectedOverride<any UserService> holding the mock
+/// }
+/// ```
 public struct InjectedOverride<Value: Sendable>: Sendable {
     let override: Value?
 }

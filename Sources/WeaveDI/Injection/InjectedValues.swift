@@ -1,9 +1,21 @@
-/// The values `@Injected` reads. Extend it with one computed property per
-/// key (`var userService: UserService { get { self[UserServiceKey.self] } set { ... } }`).
+/// The values ``Injected`` reads by key path. Extend it with one computed
+/// property per ``InjectedKey``:
 ///
-/// Read precedence: a `withInjectedValues` override, then a container
-/// registration of the key's value type, then the key's default for the
-/// context (`testValue` under tests, `previewValue` in previews, else `liveValue`).
+/// ```swift
+/// extension InjectedValues {
+///     var userService: any UserService {
+///         get { self[UserServiceKey.self] }
+///         set { self[UserServiceKey.self] = newValue }
+///     }
+/// }
+///
+/// @Injected(\.userService) var userService
+/// ```
+///
+/// Read precedence: a `withInjectedValues` override, then a registration of
+/// the key's value type in the live container (or the task's overlay), then
+/// the key's default for ``InjectedValues/context`` (`testValue` under
+/// tests, `previewValue` in previews, else `liveValue`).
 public struct InjectedValues: Sendable {
     struct Override: Sendable {
         let value: any Sendable
@@ -22,9 +34,21 @@ public struct InjectedValues: Sendable {
 
     @TaskLocal static var task = InjectedValues()
 
-    /// The values visible to the current task. Assigning registers every
-    /// override it carries into the live container, for code outside any
-    /// `withInjectedValues` scope.
+    /// The values visible to the current task, including the overrides of
+    /// every enclosing `withInjectedValues` scope.
+    ///
+    /// Assigning registers every override the new value carries into the
+    /// live container (as an instance of the key's value type), so code
+    /// outside any `withInjectedValues` scope sees it too. It does not
+    /// change the task's own scope, and it cannot remove anything.
+    ///
+    /// ```swift
+    /// let service = InjectedValues.current.userService
+    ///
+    /// var values = InjectedValues.current
+    /// values.userService = MockUserService()
+    /// InjectedValues.current = values   // now registered in the live container
+    /// ```
     public static var current: InjectedValues {
         get { task }
         set {
@@ -34,6 +58,26 @@ public struct InjectedValues: Sendable {
         }
     }
 
+    /// The value of `key`: an override set on this value, else the live
+    /// container's registration of `K.Value`, else the key's default for
+    /// the current context. Never fails: a cycle or a `.task` registration
+    /// read outside `withTaskScope` falls back to the default (the error is
+    /// logged).
+    ///
+    /// Setting it records an override on this value only; it takes effect
+    /// when the value is installed by `withInjectedValues` or assigned to
+    /// ``current``.
+    ///
+    /// ```swift
+    /// extension InjectedValues {
+    ///     var clock: any Clock {
+    ///         get { self[ClockKey.self] }
+    ///         set { self[ClockKey.self] = newValue }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameter key: The key type.
     public subscript<K: InjectedKey>(_ key: K.Type) -> K.Value {
         get {
             if !byKey.isEmpty, let override = byKey[ObjectIdentifier(key)] {

@@ -7,10 +7,25 @@ import Darwin
 #endif
 import Synchronization
 
-/// Which `InjectedKey` default a read falls back to.
+/// Which ``InjectedKey`` default a read falls back to.
+///
+/// Detected once at launch: `WEAVEDI_CONTEXT=live|test|preview` in the
+/// environment forces one; otherwise Xcode previews are detected by their
+/// environment and tests by the test runner (XCTest or Swift Testing,
+/// `swift test` on Linux and macOS); anything else is ``live``. Assign
+/// ``InjectedValues/context`` to change it at run time.
+///
+/// ```swift
+/// // A test of the live wiring:
+/// InjectedValues.context = .live
+/// defer { InjectedValues.context = .test }
+/// ```
 public enum InjectionContext: String, Sendable, CaseIterable {
+    /// A running app: keys fall back to ``InjectedKey/liveValue``.
     case live
+    /// A test run: keys fall back to ``InjectedKey/testValue``.
     case test
+    /// An Xcode preview: keys fall back to ``InjectedKey/previewValue``.
     case preview
 
     /// Set `WEAVEDI_CONTEXT=live|test|preview` to force a context; otherwise
@@ -63,9 +78,17 @@ extension InjectionContext {
 }
 
 extension InjectedValues {
-    /// The context defaults are chosen by. Detected at launch; assign to
-    /// force one (tests of live wiring, a preview harness). Assigning drops
-    /// every default evaluated so far, and every cached read of one.
+    /// The context ``InjectedKey`` defaults are chosen by. Detected at
+    /// launch (see ``InjectionContext``); assign to force one, e.g. in tests
+    /// of the live wiring or a preview harness.
+    ///
+    /// Process-wide, not task-local. Assigning drops every default evaluated
+    /// so far, and every cached read of one, before it returns; the next read
+    /// of each key evaluates the new context's default.
+    ///
+    /// ```swift
+    /// InjectedValues.context = .preview
+    /// ```
     public static var context: InjectionContext {
         get { InjectionContext(code: ContextStorage.value.load(ordering: .acquiring)) }
         set {

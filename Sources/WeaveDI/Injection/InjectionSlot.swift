@@ -2,10 +2,11 @@ import CWeaveRegistry
 import Synchronization
 
 /// What `@Injected` reads through: one slot per injection key (a key path,
-/// an `InjectedKey` type, or a value type), shared by every property of that
-/// key and never freed, so a property stores one pointer and nothing else:
-/// declaring, copying and destroying an object with `@Injected` properties
-/// allocates nothing and waits for nothing.
+/// an `InjectedKey` type, a swift-dependencies `DependencyKey` type, or a
+/// value type), made on the key's first use, shared by every property of
+/// that key and never freed. A property stores one pointer and nothing else,
+/// so declaring, copying and destroying an object with `@Injected`
+/// properties allocates nothing and waits for nothing.
 ///
 /// The slot caches the last value read for its key, stamped with the
 /// registry generation (the C side's `weave_slot_*`). A cached read is a

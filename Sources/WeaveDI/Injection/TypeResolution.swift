@@ -1,7 +1,7 @@
-/// Resolution by value type alone, for `@Injected var x: T` and `T?`:
-/// an override of that type, then the live container (or the task's
-/// overlay), then a key default of
-/// that type already evaluated.
+/// Resolution by value type alone, for `@Injected var x: T` and `T?`: an
+/// override of that type, then the live container (or the task's overlay),
+/// then a key default of that type already evaluated (a default not yet
+/// evaluated cannot be found by its value type).
 enum TypeResolution {
     static func resolve<T>(_ type: T.Type, record: ReadRecord?) throws(DIError) -> T? {
         if !OverrideScopes.noneActive, let overridden = InjectedValues.task.overriddenValue(ofType: type) {

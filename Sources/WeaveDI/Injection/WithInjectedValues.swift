@@ -1,6 +1,24 @@
-/// Runs `operation` with the values `update` sets; the overrides are seen by
-/// this task and its child tasks only, stack under enclosing scopes
-/// (innermost wins) and are gone when `operation` returns or throws.
+/// Runs `operation` with the values `update` sets.
+///
+/// The overrides are seen by this task and its child tasks only (through
+/// ``Injected``, ``InjectedValues/current`` and, for values read by type,
+/// `@Injected var x: T`), stack on enclosing scopes (innermost wins) and are
+/// gone when `operation` returns or throws. The live container is not
+/// changed, so tests that run in parallel can each override the same key.
+///
+/// ```swift
+/// let name = withInjectedValues {
+///     $0.userService = MockUserService(name: "Ada")
+/// } operation: {
+///     ProfileModel().displayName
+/// }
+/// ```
+///
+/// - Parameters:
+///   - update: Sets the overrides, on a copy of the current values.
+///   - operation: The code that sees them.
+/// - Returns: What `operation` returns.
+/// - Throws: What `update` or `operation` throws.
 @discardableResult
 public func withInjectedValues<R>(
     _ update: (inout InjectedValues) throws -> Void,
@@ -14,7 +32,23 @@ public func withInjectedValues<R>(
     }
 }
 
-/// The `async` form of `withInjectedValues`.
+/// The `async` form of `withInjectedValues(_:operation:)`: `operation` and
+/// its child tasks see the values `update` sets.
+///
+/// ```swift
+/// await withInjectedValues {
+///     $0.clock = TestClock()
+/// } operation: {
+///     await SessionModel().expire()
+/// }
+/// ```
+///
+/// - Parameters:
+///   - isolation: The actor `operation` runs on; the caller's by default.
+///   - update: Sets the overrides, on a copy of the current values.
+///   - operation: The code that sees them.
+/// - Returns: What `operation` returns.
+/// - Throws: What `update` or `operation` throws.
 @discardableResult
 public func withInjectedValues<R>(
     isolation: isolated (any Actor)? = #isolation,

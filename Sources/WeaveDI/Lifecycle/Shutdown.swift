@@ -1,10 +1,18 @@
 /// A service with async work to do before it is released: closing
-/// connections, flushing buffers. `shutdown()` on its container awaits it.
+/// connections, flushing buffers. ``DIContainer/shutdown()`` on its
+/// container awaits it.
 ///
-///     final class Database: AsyncShutdown {
-///         func shutdown() async { await pool.close() }
-///     }
+/// ```swift
+/// final class Database: AsyncShutdown {
+///     let pool: ConnectionPool
+///     init(pool: ConnectionPool) { self.pool = pool }
+///     func shutdown() async { await pool.close() }
+/// }
+/// ```
 public protocol AsyncShutdown: Sendable {
+    /// Releases what the service holds. Called at most once per instance by
+    /// a container's shutdown, after the services built from it have shut
+    /// down.
     func shutdown() async
 }
 
@@ -16,10 +24,13 @@ extension DIContainer {
     /// A singleton's dependencies finish building before it does, so the
     /// order is the reverse of build order; eager registrations count from
     /// when they were registered. Registrations never built are released
-    /// last, without cleanup. The container is empty afterwards.
+    /// last, without cleanup. The container is empty afterwards; its
+    /// parents are not touched.
     ///
-    ///     try await app.runService()
-    ///     await WeaveDI.Container.live.shutdown()
+    /// ```swift
+    /// try await app.runService()
+    /// await WeaveDI.Container.live.shutdown()
+    /// ```
     ///
     /// With swift-service-lifecycle, `WeaveDIServiceLifecycle`'s
     /// `DependencyShutdownService` calls this when the service group shuts down.
@@ -48,7 +59,14 @@ extension DIContainer {
 }
 
 extension UnifiedDI {
-    /// `shutdown()` of the live container (or of the task's overlay).
+    /// ``DIContainer/shutdown()`` of the live container (or of the task's
+    /// overlay): awaits every built instance's ``AsyncShutdown`` cleanup,
+    /// newest first, and empties the container.
+    ///
+    /// ```swift
+    /// try await app.runService()
+    /// await UnifiedDI.shutdown()
+    /// ```
     public static func shutdown() async {
         await DIContainer.live.shutdown()
     }

@@ -1,14 +1,41 @@
 #if Macros
-/// Generates `registerAll()` and `registerAll(into:)` for the `@Provide` properties
-/// of a struct or class, registering them in dependency order. It also adds a
-/// static property of the same name and type for each provider, which lets one
-/// provider's initializer name another (`UserServiceImpl(repository: repository)`).
+/// Generates `registerAll()` and `registerAll(into:)` for the `@Provide`
+/// properties of a struct or class, registering them in dependency order.
+///
+/// ```swift
+/// @Component
+/// struct UserComponent {
+///     @Provide var repository: UserRepository = UserRepositoryImpl()
+///     @Provide(scope: .singleton) var service: UserService = UserServiceImpl(repository: repository)
+/// }
+///
+/// UserComponent.registerAll()                      // into WeaveDI.Container.live
+/// UserComponent.registerAll(into: WeaveDI.Container())
+/// ```
+///
+/// Both generated functions are `static`, and as visible as the component.
+/// It also adds a static property of the same name and type for each
+/// provider, which lets one provider's initializer name another
+/// (`UserServiceImpl(repository: repository)`); in a registered factory,
+/// that name reads the container the component was registered into.
 /// Providers that depend on each other in a cycle are a compile-time error.
+/// Needs the `Macros` trait (on by default).
 @attached(member, names: named(registerAll), arbitrary)
 public macro Component() = #externalMacro(module: "WeaveDIMacros", type: "ComponentMacro")
 
-/// Marks a stored property of a `@Component` type as a provider. The declared type
-/// is the key it is registered under; the initializer is its factory.
+/// Marks a stored property of a `@Component` type as a provider. The declared
+/// type is the key it is registered under; the initializer is its factory,
+/// run as the scope says (see ``ProvideScope``).
+///
+/// ```swift
+/// @Component
+/// struct AppComponent {
+///     @Provide var clock: Clock = SystemClock()                     // .transient
+///     @Provide(scope: .singleton) var database: Database = PostgresDatabase()
+/// }
+/// ```
+///
+/// - Parameter scope: How long an instance lives; `.transient` by default.
 @attached(peer)
 public macro Provide(scope: ProvideScope = .transient) = #externalMacro(module: "WeaveDIMacros", type: "ProvideMacro")
 #endif

@@ -1,38 +1,82 @@
-/// Reads a dependency on every access, in four forms:
-/// - `@Injected(\.userService) var userService` — a key path into `InjectedValues`;
-/// - `@Injected(UserServiceImpl.self) var userService` — an `InjectedKey` type;
-/// - `@Injected var service: Service` — the container, then `InjectedValues`;
-///   stops with a message when neither has it;
-/// - `@Injected var service: Service?` — the same for `Service`, nil when missing.
+/// Reads a dependency on every access.
+///
+/// Four forms (five with the swift-dependencies bridge):
+///
+/// ```swift
+/// final class ProfileModel {
+///     @Injected(\.userService) var userService        // a key path into InjectedValues
+///     @Injected(UserServiceKey.self) var byKey        // an InjectedKey type
+///     @Injected var database: any Database            // by type; stops when missing
+///     @Injected var analytics: (any Analytics)?       // by type; nil when missing
+/// }
+/// ```
+///
+/// - The key-path and key forms read ``InjectedValues``: a
+///   `withInjectedValues` override, then a registration of the key's value
+///   type, then the key's default. They never fail.
+/// - `@Injected var x: T` reads an override of type `T`, then a
+///   registration of `T` in the live container, then an ``InjectedKey``
+///   default of type `T` already evaluated (a key's default is found by
+///   its value type only after some read of that key). When none has it,
+///   or its registration is part of a cycle or is a `.task` registration
+///   read outside `withTaskScope`, the program stops with a message saying
+///   so; `validate()` cannot report this route.
+/// - `@Injected var x: T?` resolves `T` the same way and is nil instead of
+///   stopping (a cycle is logged).
 ///
 /// The property stores one pointer to the key's shared slot: no allocation
 /// per property or per object, and nothing it holds keeps an instance alive.
-/// While no `withInjectedValues` scope is alive anywhere and nothing was
-/// registered or released since the key was last read, a read is a cached
-/// load: no task-local read, no table lookup, no cast. Values of
-/// `.transient`, `.weak` and `.task` registrations are never cached.
+/// For a task outside every `withInjectedValues` scope and container
+/// overlay, once a key has been read and until the next registration or
+/// release anywhere, a read is a cached load: no task-local read, no table
+/// lookup, no cast. Values of ``ProvideScope/transient``,
+/// ``ProvideScope/weak`` and ``ProvideScope/task`` registrations are never
+/// cached. Reads are thread-safe.
 @propertyWrapper
 public struct Injected<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let slot: Unmanaged<InjectionSlot<Value>>
 
+    /// Reads the ``InjectedValues`` property `keyPath` names.
+    ///
+    /// ```swift
+    /// @Injected(\.userService) var userService
+    /// ```
+    ///
+    /// - Parameter keyPath: A property of ``InjectedValues``.
     @inlinable
     public init(_ keyPath: KeyPath<InjectedValues, Value> & Sendable) {
         self.slot = InjectionSlots.slot(forKeyPath: keyPath)
     }
 
+    /// Reads the ``InjectedKey`` `key` directly, without an
+    /// ``InjectedValues`` property for it.
+    ///
+    /// ```swift
+    /// @Injected(UserServiceKey.self) var userService
+    /// ```
+    ///
+    /// - Parameter key: The key type.
     @inlinable
     public init<K: InjectedKey>(_ key: K.Type) where K.Value == Value {
         self.slot = InjectionSlots.slot(forKey: K.self)
     }
 
-    /// `@Injected var service: Service` and `@Injected var service: Service?`.
-    /// Swift picks this initializer for both, so optionality is handled where
-    /// the type is resolved: an `Optional<W>` resolves `W`.
+    /// Reads by the property's type: `@Injected var service: Service` and
+    /// `@Injected var service: Service?`. Swift picks this initializer for
+    /// both, so optionality is handled where the type is resolved: an
+    /// `Optional<W>` property resolves `W`, never an `Optional`
+    /// registration.
+    ///
+    /// ```swift
+    /// @Injected var database: any Database
+    /// @Injected var analytics: (any Analytics)?
+    /// ```
     @inlinable
     public init() {
         self.slot = InjectionSlots.slot(forType: Value.self)
     }
 
+    /// The dependency, read now (from the cache when it may be).
     public var wrappedValue: Value {
         @inlinable get { slot._withUnsafeGuaranteedRef { $0.value() } }
     }

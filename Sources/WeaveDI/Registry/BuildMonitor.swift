@@ -10,7 +10,9 @@ import Darwin
 /// moment: one builds, the others wait. It also sees every wait, so a wait
 /// that would close a loop (thread 1 builds A and needs B while thread 2
 /// builds B and needs A) is reported as a cycle instead of hanging.
-/// Only first resolutions of lazy singletons and weak instances come here.
+/// Only builds come here: the first resolve of a lazy singleton, of a weak
+/// instance (and each rebuild after it died), and of a `.task` instance in
+/// each task scope.
 @usableFromInline
 final class BuildMonitor: @unchecked Sendable {
     @usableFromInline static let shared = BuildMonitor()

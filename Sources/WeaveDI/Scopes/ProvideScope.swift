@@ -1,12 +1,27 @@
-/// How long a registered dependency lives.
+/// How long an instance of a lazy registration lives.
+///
+/// ```swift
+/// UnifiedDI.register(Database.self, scope: .singleton) { PostgresDatabase() }
+/// UnifiedDI.register(Formatter.self, scope: .transient) { Formatter() }
+/// UnifiedDI.register(ImageCache.self, scope: .weak) { ImageCache() }
+/// UnifiedDI.register(RequestLog.self, scope: .task) { RequestLog() }
+/// ```
+///
+/// Only the shared values (eager registrations and built singletons) are
+/// kept by `@Injected`'s cache; the other scopes are resolved on every read.
 public enum ProvideScope: Sendable, Hashable, CaseIterable {
-    /// A new instance on every resolve.
+    /// A new instance on every resolve. Nothing is kept.
     case transient
-    /// One instance per container, created on first resolve.
+    /// One instance per registration, built on first resolve and kept until
+    /// the registration is replaced or released. Concurrent first resolves
+    /// build it once.
     case singleton
-    /// Shared while someone holds a strong reference, created again after.
-    /// Only class instances can be held weakly; a value type behaves as `.transient`.
+    /// Shared while someone holds a strong reference, built again after.
+    /// Only class instances can be held weakly; a value type behaves as
+    /// ``transient``.
     case weak
-    /// One instance per `withTaskScope` (a server request), shared by its child tasks.
+    /// One instance per `withTaskScope` (a server request), shared by its
+    /// child tasks and released when the scope ends. Resolving it outside
+    /// any scope fails with ``DIError/noActiveScope(type:)``.
     case task
 }

@@ -3,28 +3,28 @@ import Testing
 import WeaveDI
 import WeaveDITesting
 
-protocol IsolationService: Sendable {
+private protocol IsolationService: Sendable {
     var owner: Int { get }
 }
 
-final class IsolationMock: IsolationService {
+private final class IsolationMock: IsolationService {
     let owner: Int
     init(owner: Int) { self.owner = owner }
 }
 
-struct IsolationServiceKey: InjectedKey {
+private struct IsolationServiceKey: InjectedKey {
     static let liveValue: any IsolationService = IsolationMock(owner: -1)
 }
 
 extension InjectedValues {
-    var isolationService: any IsolationService {
+    fileprivate var isolationService: any IsolationService {
         get { self[IsolationServiceKey.self] }
         set { self[IsolationServiceKey.self] = newValue }
     }
 }
 
 /// Every way a test reads a dependency. `@unchecked`: wrapper storage is a `var`.
-final class IsolationHolder: @unchecked Sendable {
+private final class IsolationHolder: @unchecked Sendable {
     @Injected(\.isolationService) var viaKeyPath
     @Injected var viaType: any IsolationService
     @Injected var optional: (any IsolationService)?
@@ -33,11 +33,11 @@ final class IsolationHolder: @unchecked Sendable {
 
 /// The deprecated `@Inject`, read through a protocol witness so the target
 /// builds without deprecation warnings.
-protocol LegacyIsolationReading {
+private protocol LegacyIsolationReading {
     func owner() -> Int?
 }
 
-struct LegacyIsolationReader: LegacyIsolationReading {
+private struct LegacyIsolationReader: LegacyIsolationReading {
     final class Holder: @unchecked Sendable {
         @available(*, deprecated) @Inject var service: (any IsolationService)?
     }
@@ -81,8 +81,8 @@ struct ParallelIsolationTests {
     }
 }
 
-protocol SuiteSetUpService: Sendable { var name: String { get } }
-struct NamedSuiteSetUpService: SuiteSetUpService { let name: String }
+private protocol SuiteSetUpService: Sendable { var name: String { get } }
+private struct NamedSuiteSetUpService: SuiteSetUpService { let name: String }
 
 /// The guide's `setUp { releaseAll(); register(mock) }` as a suite `init`:
 /// with the trait it lands in the test's overlay, not the live container.
@@ -100,29 +100,29 @@ struct SuiteSetUpRunsInsideTheOverlayTests {
     }
 }
 
-protocol ListedService: Sendable { var name: String { get } }
-struct NamedListedService: ListedService { let name: String }
+private protocol ListedService: Sendable { var name: String { get } }
+private struct NamedListedService: ListedService { let name: String }
 
 @Test(.isolatedContainer { $0.register((any ListedService).self) { NamedListedService(name: "listed") } })
 func theTraitRegistersWhatItLists() {
     #expect(UnifiedDI.resolve((any ListedService).self)?.name == "listed")
 }
 
-protocol OverriddenService: Sendable { var name: String { get } }
-struct NamedOverriddenService: OverriddenService { let name: String }
+private protocol OverriddenService: Sendable { var name: String { get } }
+private struct NamedOverriddenService: OverriddenService { let name: String }
 
-struct OverriddenServiceKey: InjectedKey {
+private struct OverriddenServiceKey: InjectedKey {
     static let liveValue: any OverriddenService = NamedOverriddenService(name: "default")
 }
 
 extension InjectedValues {
-    var overriddenService: any OverriddenService {
+    fileprivate var overriddenService: any OverriddenService {
         get { self[OverriddenServiceKey.self] }
         set { self[OverriddenServiceKey.self] = newValue }
     }
 }
 
-struct OverriddenHolder: @unchecked Sendable {
+private struct OverriddenHolder: @unchecked Sendable {
     @Injected(\.overriddenService) var service
 }
 
@@ -141,27 +141,27 @@ struct InjectedValuesTraitTests {
 // What the overlay covers, each on a type of its own so these tests run in
 // parallel with the rest without sharing a registration.
 
-protocol FallThroughService: Sendable { var name: String { get } }
-struct NamedFallThroughService: FallThroughService { let name: String }
-protocol EndingService: Sendable { var name: String { get } }
-struct NamedEndingService: EndingService { let name: String }
-protocol NestedService: Sendable { var depth: Int { get } }
-struct DepthService: NestedService { let depth: Int }
-protocol ResetService: Sendable { var name: String { get } }
-struct NamedResetService: ResetService { let name: String }
+private protocol FallThroughService: Sendable { var name: String { get } }
+private struct NamedFallThroughService: FallThroughService { let name: String }
+private protocol EndingService: Sendable { var name: String { get } }
+private struct NamedEndingService: EndingService { let name: String }
+private protocol NestedService: Sendable { var depth: Int { get } }
+private struct DepthService: NestedService { let depth: Int }
+private protocol ResetService: Sendable { var name: String { get } }
+private struct NamedResetService: ResetService { let name: String }
 
-struct CacheProbeKey: InjectedKey {
+private struct CacheProbeKey: InjectedKey {
     static let liveValue = "default"
 }
 
 extension InjectedValues {
-    var cacheProbe: String {
+    fileprivate var cacheProbe: String {
         get { self[CacheProbeKey.self] }
         set { self[CacheProbeKey.self] = newValue }
     }
 }
 
-final class CacheProbeHolder: @unchecked Sendable {
+private final class CacheProbeHolder: @unchecked Sendable {
     @Injected(\.cacheProbe) var probe
 }
 

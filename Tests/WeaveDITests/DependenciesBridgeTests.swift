@@ -2,30 +2,30 @@ import Dependencies
 import WeaveDI
 import XCTest
 
-protocol BridgeService: Sendable { var name: String { get } }
-struct NamedBridgeService: BridgeService { let name: String }
+private protocol BridgeService: Sendable { var name: String { get } }
+private struct NamedBridgeService: BridgeService { let name: String }
 
 // The guide's bridge sample, for a key that is only an InjectedKey.
-struct BridgeServiceKey: InjectedKey {
+private struct BridgeServiceKey: InjectedKey {
     static let liveValue: BridgeService = NamedBridgeService(name: "live")
     static let testValue: BridgeService = NamedBridgeService(name: "test")
 }
 
 extension DependencyValues {
-    var bridgeService: BridgeService {
+    fileprivate var bridgeService: BridgeService {
         get { self[BridgeServiceKey.self] }
         set { self[BridgeServiceKey.self] = newValue }
     }
 }
 
 extension InjectedValues {
-    var bridgeService: BridgeService {
+    fileprivate var bridgeService: BridgeService {
         get { self[BridgeServiceKey.self] }
         set { self[BridgeServiceKey.self] = newValue }
     }
 }
 
-struct BridgeFeature {
+private struct BridgeFeature {
     @Dependency(\.bridgeService) var viaDependencies
     @Injected(\.bridgeService) var viaWeaveDI
 }

@@ -3,8 +3,11 @@ import Synchronization
 import WeaveDI
 import XCTest
 
+private final class CycleA: Sendable { let b: CycleB?; init(b: CycleB?) { self.b = b } }
+private final class CycleB: Sendable { let a: CycleA?; init(a: CycleA?) { self.a = a } }
+
 /// Records what WeaveDI logs.
-struct RecordingLogHandler: LogHandler {
+private struct RecordingLogHandler: LogHandler {
     let records: Records
     var logLevel: Logging.Logger.Level
     var metadata: Logging.Logger.Metadata = [:]

@@ -9,26 +9,26 @@ import XCTest
 // documentation and its own tests use it. Only `import WeaveDI`: no
 // internals.
 
-protocol UserService: Sendable {
+private protocol UserService: Sendable {
     func getUser(id: String) -> String
 }
 
-final class UserServiceImpl: UserService {
+private final class UserServiceImpl: UserService {
     func getUser(id: String) -> String { "user_\(id)" }
 }
 
-final class MockUserService: UserService {
+private final class MockUserService: UserService {
     func getUser(id: String) -> String { "mock_user_\(id)" }
 }
 
-final class CountingService: Sendable {
+private final class CountingService: Sendable {
     static let built = Atomic<Int>(0)
     init() { Self.built.add(1, ordering: .sequentiallyConsistent) }
 }
 
 extension WeaveDI.Container {
-    var userService: UserService? { resolve(UserService.self) }
-    var countingService: CountingService? { resolve(CountingService.self) }
+    fileprivate var userService: UserService? { resolve(UserService.self) }
+    fileprivate var countingService: CountingService? { resolve(CountingService.self) }
 }
 
 class UpstreamTestCase: XCTestCase {
@@ -230,12 +230,12 @@ final class SafeInjectShapesTests: UpstreamTestCase {
 
 /// The deprecated wrappers, called through a protocol witness so this
 /// target builds without deprecation warnings while using them as an app would.
-protocol UpstreamDeprecatedScenarios {
+private protocol UpstreamDeprecatedScenarios {
     func injectByKeyPath()
     func safeInjectShapes()
 }
 
-final class UpstreamLegacyHolder {
+private final class UpstreamLegacyHolder {
     @available(*, deprecated) @Inject(\.userService) var byKeyPath: UserService?
     @available(*, deprecated) @Inject var byType: UserService?
     @available(*, deprecated) @SafeInject var optional: UserService?
@@ -244,7 +244,7 @@ final class UpstreamLegacyHolder {
     @Factory(\.countingService) var fresh: CountingService
 }
 
-struct DeprecatedUpstreamScenarios: UpstreamDeprecatedScenarios {
+private struct DeprecatedUpstreamScenarios: UpstreamDeprecatedScenarios {
     @available(*, deprecated)
     func injectByKeyPath() {
         let holder = UpstreamLegacyHolder()
@@ -288,21 +288,21 @@ struct DeprecatedUpstreamScenarios: UpstreamDeprecatedScenarios {
 }
 
 // A swift-dependencies key read through @Injected.
-struct GreetingKey: DependencyKey {
+private struct GreetingKey: DependencyKey {
     static let liveValue = "live greeting"
     static let testValue = "test greeting"
 }
 
 /// A key that is both: read as an InjectedKey, so a container registration
 /// of its value type wins over its default.
-struct DualKey: InjectedKey, DependencyKey {
+private struct DualKey: InjectedKey, DependencyKey {
     typealias Value = Int
     static let liveValue = 1
     static let testValue = 2
     static let previewValue = 3
 }
 
-struct DependencyKeyReader {
+private struct DependencyKeyReader {
     @Injected(GreetingKey.self) var greeting: String
     @Injected(DualKey.self) var dual: Int
 }

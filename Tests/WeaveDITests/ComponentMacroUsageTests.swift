@@ -1,3 +1,5 @@
+// Needs the `Macros` trait (on by default), which provides @Component and @Provide.
+#if Macros
 import WeaveDI
 import XCTest
 
@@ -120,3 +122,4 @@ final class ComponentMacroUsageTests: XCTestCase {
         XCTAssertIdentical(Sample.UserComponent.service.repository, registered)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Needs the `SwiftDependencies` trait (on by default), which provides the bridge.
+#if SwiftDependencies
 import Dependencies
 import WeaveDI
 import XCTest
@@ -60,3 +62,4 @@ final class DependenciesBridgeTests: DITestCase {
         }
     }
 }
+#endif

@@ -1,4 +1,6 @@
+#if SwiftDependencies
 import Dependencies
+#endif
 import InMemoryLogging
 import Logging
 import Synchronization
@@ -287,6 +289,7 @@ private struct DeprecatedUpstreamScenarios: UpstreamDeprecatedScenarios {
     }
 }
 
+#if SwiftDependencies
 // A swift-dependencies key read through @Injected.
 private struct GreetingKey: DependencyKey {
     static let liveValue = "live greeting"
@@ -327,6 +330,7 @@ final class DependencyKeyInjectionTests: UpstreamTestCase {
         XCTAssertEqual(reader.dual, 40)
     }
 }
+#endif
 
 final class LogLevelTests: UpstreamTestCase {
     func testLevelsMapOntoSwiftLogAndFilterWhatIsLogged() {

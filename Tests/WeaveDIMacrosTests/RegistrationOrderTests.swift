@@ -4,7 +4,7 @@
 import XCTest
 
 final class RegistrationOrderTests: XCTestCase {
-    /// The seed sample with its properties swapped: `repository` must still be
+    /// The documented `@Component` sample with its properties swapped: `repository` must still be
     /// registered before `service`, which uses it.
     func testReversedDeclarationOrderRegistersDependencyFirst() {
         let expansion = Expansion(

@@ -111,7 +111,8 @@ func makeChurnKeys<T>(_ type: T.Type, count: Int, into keys: inout [any ChurnKey
     makeChurnKeys(Nest<T>.self, count: count - 1, into: &keys)
 }
 
-/// The message the child stopped with. Only that line counts: the cycle is
+/// The `Fatal error:` line an exit test's child stopped with (its whole
+/// standard error when there is none). Only that line counts: a cycle is
 /// also logged at error level before the stop, whatever the stop then says.
 func fatalErrorLine(_ result: ExitTest.Result?) -> String {
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)

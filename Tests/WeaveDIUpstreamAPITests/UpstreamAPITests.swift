@@ -8,8 +8,8 @@ import WeaveDI
 import XCTest
 
 // Code written against the published WeaveDI (3.1-3.3), used the way its
-// documentation and its own tests use it. Only `import WeaveDI`: no
-// internals.
+// documentation and its own tests use it. A plain `import WeaveDI`, never
+// `@testable`: no internals.
 
 private protocol UserService: Sendable {
     func getUser(id: String) -> String

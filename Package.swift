@@ -94,7 +94,11 @@ let package = Package(
             name: "WeaveDITests",
             dependencies: [
                 "WeaveDI",
-                .product(name: "Dependencies", package: "swift-dependencies"),
+                .product(
+                    name: "Dependencies",
+                    package: "swift-dependencies",
+                    condition: .when(traits: ["SwiftDependencies"])
+                ),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
@@ -120,17 +124,27 @@ let package = Package(
             name: "WeaveDIUpstreamAPITests",
             dependencies: [
                 "WeaveDI",
-                .product(name: "Dependencies", package: "swift-dependencies"),
+                .product(
+                    name: "Dependencies",
+                    package: "swift-dependencies",
+                    condition: .when(traits: ["SwiftDependencies"])
+                ),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Without the Macros trait its files compile to nothing and it
+        // depends on nothing from swift-syntax.
         .testTarget(
             name: "WeaveDIMacrosTests",
             dependencies: [
-                "WeaveDIMacros",
-                .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
+                .target(name: "WeaveDIMacros", condition: .when(traits: ["Macros"])),
+                .product(
+                    name: "SwiftSyntaxMacrosTestSupport",
+                    package: "swift-syntax",
+                    condition: .when(traits: ["Macros"])
+                ),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

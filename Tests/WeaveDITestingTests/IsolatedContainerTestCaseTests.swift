@@ -2,11 +2,12 @@ import WeaveDI
 import WeaveDITesting
 import XCTest
 
-protocol XCTestIsolatedService: Sendable { var name: String { get } }
-struct NamedXCTestIsolatedService: XCTestIsolatedService { let name: String }
+private protocol XCTestIsolatedService: Sendable { var name: String { get } }
+private struct NamedXCTestIsolatedService: XCTestIsolatedService { let name: String }
 
-/// The migration guide's XCTest pattern, unchanged except for the base class.
-final class GuideSetUpPatternTests: IsolatedContainerTestCase {
+/// The XCTest set-up pattern (`releaseAll()`, then register a mock in
+/// `setUp`), unchanged except for the base class.
+final class IsolatedContainerTestCaseSetUpTests: IsolatedContainerTestCase {
     override func setUp() {
         super.setUp()
         UnifiedDI.releaseAll()
@@ -24,7 +25,7 @@ final class GuideSetUpPatternTests: IsolatedContainerTestCase {
     }
 }
 
-final class ListedRegistrationsTests: IsolatedContainerTestCase {
+final class IsolatedContainerTestCaseRegistrationTests: IsolatedContainerTestCase {
     override func registerDependencies(in container: DIContainer) {
         container.register((any XCTestIsolatedService).self) { NamedXCTestIsolatedService(name: "listed") }
     }

@@ -3,31 +3,6 @@ import Synchronization
 import WeaveDI
 import XCTest
 
-/// A distinct type per nesting depth, so the writer can churn many keys.
-struct Nest<T>: Sendable {
-    let id: Int
-}
-
-/// Type-erased operations on one churned key.
-protocol ChurnKey: Sendable {
-    func register(id: Int)
-    func remove()
-    /// nil when missing; the id otherwise.
-    func resolvedID() -> Int?
-}
-
-struct ChurnKeyOf<T>: ChurnKey {
-    func register(id: Int) { UnifiedDI.register(Nest<T>.self) { Nest<T>(id: id) } }
-    func remove() { UnifiedDI.release(Nest<T>.self) }
-    func resolvedID() -> Int? { UnifiedDI.resolve(Nest<T>.self)?.id }
-}
-
-func makeChurnKeys<T>(_ type: T.Type, count: Int, into keys: inout [any ChurnKey]) {
-    guard count > 0 else { return }
-    keys.append(ChurnKeyOf<T>())
-    makeChurnKeys(Nest<T>.self, count: count - 1, into: &keys)
-}
-
 final class ChurnStressTests: DITestCase {
     /// Readers resolve a stable key while a writer registers, replaces and
     /// removes other keys (growing the table) and flips the backend. Run it

@@ -1,9 +1,11 @@
+// Needs the `Macros` trait (on by default), which provides @Component and @Provide.
+#if Macros
 import WeaveDI
 import XCTest
 
 /// The guide's `@Component` sample, unchanged, inside a namespace so its type
 /// names cannot collide with other tests of this module.
-enum ComponentSeed {
+private enum ComponentFixtures {
     protocol UserRepository: AnyObject, Sendable {
         var label: String { get }
     }
@@ -37,14 +39,14 @@ enum ComponentSeed {
 }
 
 final class ComponentMacroUsageTests: XCTestCase {
-    private typealias Seed = ComponentSeed
+    private typealias Sample = ComponentFixtures
 
-    func testSeedSampleServiceResolvesWithARegisteredRepository() throws {
+    func testServiceResolvesWithARegisteredRepository() throws {
         let container = WeaveDI.Container()
-        Seed.UserComponent.registerAll(into: container)
+        Sample.UserComponent.registerAll(into: container)
 
-        let service = try XCTUnwrap(container.resolve(Seed.UserService.self))
-        XCTAssertTrue(service.repository is Seed.UserRepositoryImpl)
+        let service = try XCTUnwrap(container.resolve(Sample.UserService.self))
+        XCTAssertTrue(service.repository is Sample.UserRepositoryImpl)
         XCTAssertEqual(service.repository.label, "default")
     }
 
@@ -52,43 +54,43 @@ final class ComponentMacroUsageTests: XCTestCase {
     /// registered into: replacing the repository there changes what it gets.
     func testServiceFactoryReadsTheContainerItWasRegisteredInto() throws {
         let container = WeaveDI.Container()
-        Seed.UserComponent.registerAll(into: container)
-        let replacement = Seed.UserRepositoryImpl(label: "replacement")
-        container.register(Seed.UserRepository.self, instance: replacement)
+        Sample.UserComponent.registerAll(into: container)
+        let replacement = Sample.UserRepositoryImpl(label: "replacement")
+        container.register(Sample.UserRepository.self, instance: replacement)
 
-        let service = try XCTUnwrap(container.resolve(Seed.UserService.self))
+        let service = try XCTUnwrap(container.resolve(Sample.UserService.self))
         XCTAssertIdentical(service.repository, replacement)
 
         let other = WeaveDI.Container()
-        Seed.UserComponent.registerAll(into: other)
-        let otherService = try XCTUnwrap(other.resolve(Seed.UserService.self))
+        Sample.UserComponent.registerAll(into: other)
+        let otherService = try XCTUnwrap(other.resolve(Sample.UserService.self))
         XCTAssertNotIdentical(otherService.repository, replacement)
         XCTAssertNotIdentical(otherService, service, "each container has its own singleton")
     }
 
     func testSingletonScopeGivesTheSameInstanceTwice() throws {
         let container = WeaveDI.Container()
-        Seed.UserComponent.registerAll(into: container)
+        Sample.UserComponent.registerAll(into: container)
 
-        let first = try XCTUnwrap(container.resolve(Seed.UserService.self))
-        let second = try XCTUnwrap(container.resolve(Seed.UserService.self))
+        let first = try XCTUnwrap(container.resolve(Sample.UserService.self))
+        let second = try XCTUnwrap(container.resolve(Sample.UserService.self))
         XCTAssertIdentical(first, second)
     }
 
     func testTransientScopeGivesANewInstanceEachTime() throws {
         let container = WeaveDI.Container()
-        Seed.UserComponent.registerAll(into: container)
+        Sample.UserComponent.registerAll(into: container)
 
-        let first = try XCTUnwrap(container.resolve(Seed.UserRepository.self))
-        let second = try XCTUnwrap(container.resolve(Seed.UserRepository.self))
+        let first = try XCTUnwrap(container.resolve(Sample.UserRepository.self))
+        let second = try XCTUnwrap(container.resolve(Sample.UserRepository.self))
         XCTAssertNotIdentical(first, second)
     }
 
     func testReversedDeclarationOrderStillWires() throws {
         let container = WeaveDI.Container()
-        Seed.ReversedComponent.registerAll(into: container)
+        Sample.ReversedComponent.registerAll(into: container)
 
-        let service = try XCTUnwrap(container.resolve(Seed.UserService.self))
+        let service = try XCTUnwrap(container.resolve(Sample.UserService.self))
         XCTAssertEqual(service.repository.label, "reversed")
     }
 
@@ -99,10 +101,10 @@ final class ComponentMacroUsageTests: XCTestCase {
         let live = WeaveDI.Container()
         WeaveDI.Container.live = live
 
-        Seed.UserComponent.registerAll()
+        Sample.UserComponent.registerAll()
 
-        XCTAssertNotNil(live.resolve(Seed.UserService.self))
-        XCTAssertNotNil(live.resolve(Seed.UserRepository.self))
+        XCTAssertNotNil(live.resolve(Sample.UserService.self))
+        XCTAssertNotNil(live.resolve(Sample.UserRepository.self))
     }
 
     /// The generated static accessors read the live container, and build from
@@ -112,11 +114,12 @@ final class ComponentMacroUsageTests: XCTestCase {
         defer { WeaveDI.Container.live = previous }
         WeaveDI.Container.live = WeaveDI.Container()
 
-        XCTAssertEqual(Seed.UserComponent.repository.label, "default")
+        XCTAssertEqual(Sample.UserComponent.repository.label, "default")
 
-        let registered = Seed.UserRepositoryImpl(label: "live")
-        WeaveDI.Container.live.register(Seed.UserRepository.self, instance: registered)
-        XCTAssertIdentical(Seed.UserComponent.repository, registered)
-        XCTAssertIdentical(Seed.UserComponent.service.repository, registered)
+        let registered = Sample.UserRepositoryImpl(label: "live")
+        WeaveDI.Container.live.register(Sample.UserRepository.self, instance: registered)
+        XCTAssertIdentical(Sample.UserComponent.repository, registered)
+        XCTAssertIdentical(Sample.UserComponent.service.repository, registered)
     }
 }
+#endif

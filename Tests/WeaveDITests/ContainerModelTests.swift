@@ -36,7 +36,7 @@ import Darwin
 
 /// Which registration (or override, or default) made an instance, and which
 /// instance it is: serials are never reused, unlike object addresses.
-final class ModelService<Marker: ModelMarker>: Sendable {
+private final class ModelService<Marker: ModelMarker>: Sendable {
     let tag: Int
     let serial: Int
 
@@ -46,63 +46,63 @@ final class ModelService<Marker: ModelMarker>: Sendable {
     }
 }
 
-let modelSerials = Atomic<Int>(0)
+private let modelSerials = Atomic<Int>(0)
 
 /// The tag of every key default's instance.
-let modelDefaultTag = -1
+private let modelDefaultTag = -1
 
-struct ModelKey<Marker: ModelMarker>: InjectedKey {
+private struct ModelKey<Marker: ModelMarker>: InjectedKey {
     static var liveValue: ModelService<Marker> { ModelService(tag: modelDefaultTag) }
 }
 
-enum ModelMarkerA: ModelMarker {
+private enum ModelMarkerA: ModelMarker {
     static let name = "A"
     static let keyPath: KeyPath<InjectedValues, ModelService<Self>> & Sendable = \.modelServiceA
 }
 
-enum ModelMarkerB: ModelMarker {
+private enum ModelMarkerB: ModelMarker {
     static let name = "B"
     static let keyPath: KeyPath<InjectedValues, ModelService<Self>> & Sendable = \.modelServiceB
 }
 
-enum ModelMarkerC: ModelMarker {
+private enum ModelMarkerC: ModelMarker {
     static let name = "C"
     static let keyPath: KeyPath<InjectedValues, ModelService<Self>> & Sendable = \.modelServiceC
 }
 
-protocol ModelMarker: Sendable {
+private protocol ModelMarker: Sendable {
     static var name: String { get }
     static var keyPath: KeyPath<InjectedValues, ModelService<Self>> & Sendable { get }
 }
 
 extension InjectedValues {
-    var modelServiceA: ModelService<ModelMarkerA> {
+    fileprivate var modelServiceA: ModelService<ModelMarkerA> {
         get { self[ModelKey<ModelMarkerA>.self] }
         set { self[ModelKey<ModelMarkerA>.self] = newValue }
     }
 
-    var modelServiceB: ModelService<ModelMarkerB> {
+    fileprivate var modelServiceB: ModelService<ModelMarkerB> {
         get { self[ModelKey<ModelMarkerB>.self] }
         set { self[ModelKey<ModelMarkerB>.self] = newValue }
     }
 
-    var modelServiceC: ModelService<ModelMarkerC> {
+    fileprivate var modelServiceC: ModelService<ModelMarkerC> {
         get { self[ModelKey<ModelMarkerC>.self] }
         set { self[ModelKey<ModelMarkerC>.self] = newValue }
     }
 }
 
-final class ModelHolder<Marker: ModelMarker>: @unchecked Sendable {
+private final class ModelHolder<Marker: ModelMarker>: @unchecked Sendable {
     @Injected(ModelKey<Marker>.self) var byKeyType
     @Injected(Marker.keyPath) var byKeyPath
     @Injected var byType: ModelService<Marker>?
 }
 
-let modelMarkers: [any ModelMarker.Type] = [ModelMarkerA.self, ModelMarkerB.self, ModelMarkerC.self]
+private let modelMarkers: [any ModelMarker.Type] = [ModelMarkerA.self, ModelMarkerB.self, ModelMarkerC.self]
 
 // MARK: - Sequences
 
-enum RegistrationKind: Int, CaseIterable, CustomStringConvertible {
+private enum RegistrationKind: Int, CaseIterable, CustomStringConvertible {
     case eager, instance, singleton, transient, weak, task
 
     var description: String {
@@ -117,13 +117,13 @@ enum RegistrationKind: Int, CaseIterable, CustomStringConvertible {
     }
 }
 
-enum ContainerRead: Int, CaseIterable, CustomStringConvertible {
+private enum ContainerRead: Int, CaseIterable, CustomStringConvertible {
     case resolve, resolveThrowing
 
     var description: String { self == .resolve ? "resolve" : "resolveThrowing" }
 }
 
-enum InjectedRead: Int, CaseIterable, CustomStringConvertible {
+private enum InjectedRead: Int, CaseIterable, CustomStringConvertible {
     case subscriptKey, keyType, keyPath, optionalType
 
     var description: String {
@@ -139,9 +139,9 @@ enum InjectedRead: Int, CaseIterable, CustomStringConvertible {
 /// A container operand: 0 is whichever container is live at that step,
 /// n > 0 picks one of the containers made so far (n - 1, modulo their count;
 /// container 0 is the one live when the sequence starts).
-typealias ContainerPick = Int
+private typealias ContainerPick = Int
 
-enum ModelAction: CustomStringConvertible {
+private enum ModelAction: CustomStringConvertible {
     case register(ContainerPick, type: Int, RegistrationKind)
     case resolve(ContainerPick, type: Int, ContainerRead, keep: Bool)
     case read(type: Int, InjectedRead, keep: Bool)
@@ -211,7 +211,7 @@ enum ModelAction: CustomStringConvertible {
 
 /// The shrinker works on the raw integers; the action is decoded from them,
 /// so every shrunk sequence is still a valid one.
-enum ModelSequences {
+private enum ModelSequences {
     static let action = zip(
         Gen.int(in: 0...99), Gen.int(in: 0...7), Gen.int(in: 0...2), Gen.int(in: 0...5), Gen.bool
     ).map { ModelAction(code: $0.0, container: $0.1, type: $0.2, variant: $0.3, keep: $0.4) }
@@ -222,7 +222,7 @@ enum ModelSequences {
 // MARK: - The model
 
 /// What a read should give.
-enum Expected: Equatable, CustomStringConvertible {
+private enum Expected: Equatable, CustomStringConvertible {
     case missing
     case noScope
     /// An instance of `tag`: the one with `serial`, or (nil) one built by this read.
@@ -239,7 +239,7 @@ enum Expected: Equatable, CustomStringConvertible {
 }
 
 /// What a read gave.
-enum Observed: CustomStringConvertible {
+private enum Observed: CustomStringConvertible {
     case none
     case notFound
     case noScope
@@ -270,7 +270,7 @@ enum Observed: CustomStringConvertible {
 ///   `InjectedValues` and `@Injected` see `withInjectedValues` overrides
 ///   first and fall back to the key's default (evaluated once, shared);
 /// - the optimization switch changes nothing observable.
-struct ContainerModel {
+private struct ContainerModel {
     final class Registration {
         let tag: Int
         let kind: RegistrationKind
@@ -360,7 +360,7 @@ struct ContainerModel {
 
 /// Runs one sequence against the library and the model in lock step and
 /// stops at the first disagreement.
-final class ModelRun {
+private final class ModelRun {
     private enum Closing { case taskScope, override }
 
     private let steps: [ModelAction]
@@ -609,7 +609,7 @@ final class ModelRun {
         ]
     }
 
-    static func check(_ steps: [ModelAction]) -> String? {
+    fileprivate static func check(_ steps: [ModelAction]) -> String? {
         let defaults = reset()
         return ModelRun(steps, defaults: defaults).run()
     }

@@ -3,11 +3,11 @@ import Synchronization
 import WeaveDI
 import XCTest
 
-struct ContextRaceValue: Sendable { let context: String }
+private struct ContextRaceValue: Sendable { let context: String }
 
 /// The test-context default parks its first evaluation until the test lets
 /// it go, so the context switch lands inside that evaluation every time.
-struct ContextRaceKey: InjectedKey {
+private struct ContextRaceKey: InjectedKey {
     static let parkFirstTestEvaluation = Atomic<Bool>(false)
     static let evaluationStarted = DispatchSemaphore(value: 0)
     static let contextSwitched = DispatchSemaphore(value: 0)
@@ -24,13 +24,13 @@ struct ContextRaceKey: InjectedKey {
 }
 
 extension InjectedValues {
-    var contextRace: ContextRaceValue {
+    fileprivate var contextRace: ContextRaceValue {
         get { self[ContextRaceKey.self] }
         set { self[ContextRaceKey.self] = newValue }
     }
 }
 
-final class ContextRaceReader: @unchecked Sendable {
+private final class ContextRaceReader: @unchecked Sendable {
     @Injected(\.contextRace) var byKeyPath
     @Injected(ContextRaceKey.self) var byKeyType
     @Injected var byType: ContextRaceValue?

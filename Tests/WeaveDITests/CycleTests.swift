@@ -3,9 +3,9 @@ import Synchronization
 import WeaveDI
 import XCTest
 
-final class CycleA: Sendable { let b: CycleB?; init(b: CycleB?) { self.b = b } }
-final class CycleB: Sendable { let a: CycleA?; init(a: CycleA?) { self.a = a } }
-final class SelfLoop: Sendable {}
+private final class CycleA: Sendable { let b: CycleB?; init(b: CycleB?) { self.b = b } }
+private final class CycleB: Sendable { let a: CycleA?; init(a: CycleA?) { self.a = a } }
+private final class SelfLoop: Sendable {}
 
 final class CycleTests: DITestCase {
     func testTwoTypeCycleThrowsWithChain() {
@@ -106,34 +106,13 @@ final class CycleTests: DITestCase {
     }
 }
 
-final class Reentrant: Sendable {
+private final class Reentrant: Sendable {
     deinit { UnifiedDI.register(String.self) { "from deinit" } }
 }
 
-final class ResultsBox: @unchecked Sendable {
+private final class ResultsBox: @unchecked Sendable {
     private let lock = NSLock()
     private var results: [Int: Result<Void, any Error>] = [:]
     func set(_ index: Int, _ result: Result<Void, any Error>) { lock.withLock { results[index] = result } }
     var all: [Result<Void, any Error>] { lock.withLock { Array(results.values) } }
-}
-
-private protocol Greeter: Sendable { func greet() -> String }
-private struct PlainGreeter: Greeter { func greet() -> String { "hi" } }
-private struct LoudGreeter: Greeter {
-    let base: Greeter?
-    func greet() -> String { (base?.greet() ?? "nobody").uppercased() + "!" }
-}
-
-final class DecoratorTests: DITestCase {
-    /// A cycle is one registration built again on one chain; a child's
-    /// registration that decorates its parent's registration of the same
-    /// type is not one.
-    func testChildRegistrationMayDecorateTheParentsRegistrationOfTheSameType() {
-        let parent = WeaveDI.Container()
-        parent.register(Greeter.self, scope: .transient) { PlainGreeter() }
-        let child = parent.createChild()
-        child.register(Greeter.self, scope: .transient) { LoudGreeter(base: parent.resolve(Greeter.self)) }
-        XCTAssertEqual(child.resolve(Greeter.self)?.greet(), "HI!")
-        XCTAssertNil(caughtError { () throws(DIError) in try child.resolveThrowing(Greeter.self) })
-    }
 }

@@ -1,12 +1,12 @@
 import Testing
 import WeaveDI
 
-struct DefaultLoopFirstValue: Sendable { let depth: Int }
-struct DefaultLoopSecondValue: Sendable { let depth: Int }
+private struct DefaultLoopFirstValue: Sendable { let depth: Int }
+private struct DefaultLoopSecondValue: Sendable { let depth: Int }
 
 // Every context's default reads the other key, so the loop is met whichever
 // context the child process detects.
-struct DefaultLoopFirstKey: InjectedKey {
+private struct DefaultLoopFirstKey: InjectedKey {
     static var liveValue: DefaultLoopFirstValue { next }
     static var testValue: DefaultLoopFirstValue { next }
     static var previewValue: DefaultLoopFirstValue { next }
@@ -15,7 +15,7 @@ struct DefaultLoopFirstKey: InjectedKey {
     }
 }
 
-struct DefaultLoopSecondKey: InjectedKey {
+private struct DefaultLoopSecondKey: InjectedKey {
     static var liveValue: DefaultLoopSecondValue { next }
     static var testValue: DefaultLoopSecondValue { next }
     static var previewValue: DefaultLoopSecondValue { next }
@@ -24,20 +24,20 @@ struct DefaultLoopSecondKey: InjectedKey {
     }
 }
 
-struct DefaultLoopSelfKey: InjectedKey {
+private struct DefaultLoopSelfKey: InjectedKey {
     static var liveValue: Int { InjectedValues.current[DefaultLoopSelfKey.self] + 1 }
     static var testValue: Int { InjectedValues.current[DefaultLoopSelfKey.self] + 1 }
     static var previewValue: Int { InjectedValues.current[DefaultLoopSelfKey.self] + 1 }
 }
 
 extension InjectedValues {
-    var defaultLoopFirst: DefaultLoopFirstValue {
+    fileprivate var defaultLoopFirst: DefaultLoopFirstValue {
         get { self[DefaultLoopFirstKey.self] }
         set { self[DefaultLoopFirstKey.self] = newValue }
     }
 }
 
-final class DefaultLoopReader: @unchecked Sendable {
+private final class DefaultLoopReader: @unchecked Sendable {
     @Injected(\.defaultLoopFirst) var first
 }
 

@@ -1,31 +1,33 @@
+// Needs the `SwiftDependencies` trait (on by default), which provides the bridge.
+#if SwiftDependencies
 import Dependencies
 import WeaveDI
 import XCTest
 
-protocol BridgeService: Sendable { var name: String { get } }
-struct NamedBridgeService: BridgeService { let name: String }
+private protocol BridgeService: Sendable { var name: String { get } }
+private struct NamedBridgeService: BridgeService { let name: String }
 
 // The guide's bridge sample, for a key that is only an InjectedKey.
-struct BridgeServiceKey: InjectedKey {
+private struct BridgeServiceKey: InjectedKey {
     static let liveValue: BridgeService = NamedBridgeService(name: "live")
     static let testValue: BridgeService = NamedBridgeService(name: "test")
 }
 
 extension DependencyValues {
-    var bridgeService: BridgeService {
+    fileprivate var bridgeService: BridgeService {
         get { self[BridgeServiceKey.self] }
         set { self[BridgeServiceKey.self] = newValue }
     }
 }
 
 extension InjectedValues {
-    var bridgeService: BridgeService {
+    fileprivate var bridgeService: BridgeService {
         get { self[BridgeServiceKey.self] }
         set { self[BridgeServiceKey.self] = newValue }
     }
 }
 
-struct BridgeFeature {
+private struct BridgeFeature {
     @Dependency(\.bridgeService) var viaDependencies
     @Injected(\.bridgeService) var viaWeaveDI
 }
@@ -60,3 +62,4 @@ final class DependenciesBridgeTests: DITestCase {
         }
     }
 }
+#endif

@@ -4,25 +4,18 @@ import WeaveDI
 // Each builds the other in its initializer through a non-optional
 // `@Injected var`, so neither can ever be built: the read must stop naming
 // the cycle, not claim that nothing is registered.
-final class InjectedCycleFirst: @unchecked Sendable {
+private final class InjectedCycleFirst: @unchecked Sendable {
     @Injected var second: InjectedCycleSecond
     init() { _ = second }
 }
 
-final class InjectedCycleSecond: @unchecked Sendable {
+private final class InjectedCycleSecond: @unchecked Sendable {
     @Injected var first: InjectedCycleFirst
     init() { _ = first }
 }
 
-final class InjectedCycleEntry: @unchecked Sendable {
+private final class InjectedCycleEntry: @unchecked Sendable {
     @Injected var first: InjectedCycleFirst
-}
-
-/// The message the child stopped with. Only that line counts: the cycle is
-/// also logged at error level before the stop, whatever the stop then says.
-func fatalErrorLine(_ result: ExitTest.Result?) -> String {
-    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    return stderr.split(separator: "\n").first { $0.contains("Fatal error:") }.map(String.init) ?? stderr
 }
 
 /// Issue 10, item 2. Exit tests run in a child process, so the live

@@ -3,32 +3,32 @@ import Synchronization
 @testable import WeaveDI
 import XCTest
 
-protocol Greeting: Sendable { var text: String { get } }
-struct Hello: Greeting { let text: String }
+private protocol Greeting: Sendable { var text: String { get } }
+private struct Hello: Greeting { let text: String }
 
-struct GreetingKey: InjectedKey {
+private struct GreetingKey: InjectedKey {
     static let liveValue: Greeting = Hello(text: "live")
     static let testValue: Greeting = Hello(text: "test")
     static let previewValue: Greeting = Hello(text: "preview")
 }
 
-struct LiveOnlyKey: InjectedKey {
+private struct LiveOnlyKey: InjectedKey {
     static let liveValue = 17
 }
 
 extension InjectedValues {
-    var greeting: Greeting {
+    fileprivate var greeting: Greeting {
         get { self[GreetingKey.self] }
         set { self[GreetingKey.self] = newValue }
     }
 
-    var liveOnly: Int {
+    fileprivate var liveOnly: Int {
         get { self[LiveOnlyKey.self] }
         set { self[LiveOnlyKey.self] = newValue }
     }
 }
 
-final class GreetingReader: @unchecked Sendable {
+private final class GreetingReader: @unchecked Sendable {
     @Injected(\.greeting) var byKeyPath
     @Injected(GreetingKey.self) var byKeyType
     @Injected var byType: Greeting
@@ -223,44 +223,5 @@ final class InjectedTests: DITestCase {
             XCTAssertEqual(reader.byKeyPath.text, "here")
         }
         release.signal()
-    }
-}
-
-final class ScopedReader: @unchecked Sendable {
-    @Injected var transient: ServiceImpl
-    @Injected var request: RequestContext?
-}
-
-final class InjectedScopeTests: DITestCase {
-    func testTransientRegistrationsGiveANewInstancePerRead() {
-        UnifiedDI.register(ServiceImpl.self, scope: .transient) { ServiceImpl() }
-        let reader = ScopedReader()
-        XCTAssertFalse(reader.transient === reader.transient, "@Injected pinned a transient")
-    }
-
-    func testALongLivedWrapperSeesEachTaskScopesOwnInstance() async {
-        let counter = Counter()
-        UnifiedDI.register(RequestContext.self, scope: .task) { RequestContext(serial: counter.increment()) }
-        let reader = ScopedReader()
-        var serials: [Int] = []
-        for _ in 0..<3 {
-            let serial = await withTaskScope { () async -> Int? in
-                await Task.yield()
-                let first = reader.request
-                XCTAssertTrue(first === reader.request, "one instance per scope")
-                return first?.serial
-            }
-            serials.append(serial ?? -1)
-        }
-        XCTAssertEqual(serials, [1, 2, 3])
-        XCTAssertNil(reader.request, "outside a scope there is no task instance")
-    }
-
-    func testSingletonsAreStillCachedAfterTheirFirstBuild() {
-        let counter = Counter()
-        UnifiedDI.register(ServiceImpl.self, scope: .singleton) { ServiceImpl(id: counter.increment()) }
-        let reader = ScopedReader()
-        XCTAssertTrue(reader.transient === reader.transient)
-        XCTAssertEqual(counter.count, 1)
     }
 }

@@ -4,7 +4,7 @@ import XCTest
 /// The deprecated wrappers are exercised through a protocol witness, so the
 /// test target stays free of deprecation warnings while still using them
 /// exactly as an app would.
-final class LegacyConsumer {
+private final class LegacyConsumer {
     @available(*, deprecated) @Inject var service: Service?
     @available(*, deprecated) @Inject(ServiceImpl.self) var concrete
     @available(*, deprecated) @SafeInject var safe: Service?
@@ -12,12 +12,12 @@ final class LegacyConsumer {
     @Factory(factory: { ServiceImpl(id: 99) }) var custom: ServiceImpl
 }
 
-protocol LegacyScenarios {
+private protocol LegacyScenarios {
     func injectResolvesOnEveryAccess()
     func safeInjectThrowsNamingTheType()
 }
 
-struct DeprecatedWrapperScenarios: LegacyScenarios {
+private struct DeprecatedWrapperScenarios: LegacyScenarios {
     @available(*, deprecated)
     func injectResolvesOnEveryAccess() {
         let consumer = LegacyConsumer()
@@ -44,7 +44,7 @@ struct DeprecatedWrapperScenarios: LegacyScenarios {
 }
 
 final class LegacyWrapperTests: DITestCase {
-    let scenarios: any LegacyScenarios = DeprecatedWrapperScenarios()
+    private let scenarios: any LegacyScenarios = DeprecatedWrapperScenarios()
 
     func testInjectResolvesOnEveryAccess() {
         forEachBackend { _ in scenarios.injectResolvesOnEveryAccess() }
@@ -74,6 +74,6 @@ final class LegacyWrapperTests: DITestCase {
     }
 }
 
-final class FactoryHolder {
+private final class FactoryHolder {
     @Factory var service: Service
 }

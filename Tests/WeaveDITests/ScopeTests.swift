@@ -66,7 +66,7 @@ final class ScopeTests: DITestCase {
 }
 
 /// Collects the distinct object identities several threads observed.
-final class SeenIdentities: Sendable {
+private final class SeenIdentities: Sendable {
     private let identities = Mutex(Set<ObjectIdentifier>())
 
     func insert(_ object: AnyObject?) {

@@ -2,16 +2,6 @@ import Synchronization
 import WeaveDI
 import XCTest
 
-final class RequestContext: Sendable {
-    static let alive = Atomic<Int>(0)
-    let serial: Int
-    init(serial: Int) {
-        self.serial = serial
-        Self.alive.add(1, ordering: .sequentiallyConsistent)
-    }
-    deinit { Self.alive.subtract(1, ordering: .sequentiallyConsistent) }
-}
-
 final class TaskScopeTests: DITestCase {
     func testOneInstancePerScopeSharedByChildTasks() async {
         let counter = Counter()

@@ -3,29 +3,29 @@ import Foundation
 import WeaveDI
 import XCTest
 
-final class BurstFixedService: Sendable {
+private final class BurstFixedService: Sendable {
     let id: Int
     init(id: Int) { self.id = id }
 }
 
-final class BurstLazyService: Sendable {
+private final class BurstLazyService: Sendable {
     let id: Int
     init(id: Int) { self.id = id }
 }
 
-struct BurstKey: InjectedKey {
+private struct BurstKey: InjectedKey {
     static let liveValue = 4_101
     static let testValue = 4_102
 }
 
 extension InjectedValues {
-    var burstNumber: Int {
+    fileprivate var burstNumber: Int {
         get { self[BurstKey.self] }
         set { self[BurstKey.self] = newValue }
     }
 }
 
-final class BurstHolder: @unchecked Sendable {
+private final class BurstHolder: @unchecked Sendable {
     @Injected(\.burstNumber) var byKeyPath
     @Injected(BurstKey.self) var byKeyType
     @Injected var fixed: BurstFixedService
@@ -34,7 +34,7 @@ final class BurstHolder: @unchecked Sendable {
 
 /// What one burst thread saw. Each thread writes only its own element; the
 /// test reads them after joining every thread.
-struct BurstOutcome {
+private struct BurstOutcome {
     var wrongReads = 0
     var reads = 0
     var ownedRecord = false
@@ -43,7 +43,7 @@ struct BurstOutcome {
 
 /// Blocks each caller until `parties` callers have arrived; then, once all
 /// have, counts them out again so the test can wait for every thread.
-final class BurstGate: @unchecked Sendable {
+private final class BurstGate: @unchecked Sendable {
     private let condition = NSCondition()
     private let parties: Int
     private var arrived = 0

@@ -1,4 +1,6 @@
+#if SwiftDependencies
 import Dependencies
+#endif
 import InMemoryLogging
 import Logging
 import Synchronization
@@ -6,29 +8,29 @@ import WeaveDI
 import XCTest
 
 // Code written against the published WeaveDI (3.1-3.3), used the way its
-// documentation and its own tests use it. Only `import WeaveDI`: no
-// internals.
+// documentation and its own tests use it. A plain `import WeaveDI`, never
+// `@testable`: no internals.
 
-protocol UserService: Sendable {
+private protocol UserService: Sendable {
     func getUser(id: String) -> String
 }
 
-final class UserServiceImpl: UserService {
+private final class UserServiceImpl: UserService {
     func getUser(id: String) -> String { "user_\(id)" }
 }
 
-final class MockUserService: UserService {
+private final class MockUserService: UserService {
     func getUser(id: String) -> String { "mock_user_\(id)" }
 }
 
-final class CountingService: Sendable {
+private final class CountingService: Sendable {
     static let built = Atomic<Int>(0)
     init() { Self.built.add(1, ordering: .sequentiallyConsistent) }
 }
 
 extension WeaveDI.Container {
-    var userService: UserService? { resolve(UserService.self) }
-    var countingService: CountingService? { resolve(CountingService.self) }
+    fileprivate var userService: UserService? { resolve(UserService.self) }
+    fileprivate var countingService: CountingService? { resolve(CountingService.self) }
 }
 
 class UpstreamTestCase: XCTestCase {
@@ -230,12 +232,12 @@ final class SafeInjectShapesTests: UpstreamTestCase {
 
 /// The deprecated wrappers, called through a protocol witness so this
 /// target builds without deprecation warnings while using them as an app would.
-protocol UpstreamDeprecatedScenarios {
+private protocol UpstreamDeprecatedScenarios {
     func injectByKeyPath()
     func safeInjectShapes()
 }
 
-final class UpstreamLegacyHolder {
+private final class UpstreamLegacyHolder {
     @available(*, deprecated) @Inject(\.userService) var byKeyPath: UserService?
     @available(*, deprecated) @Inject var byType: UserService?
     @available(*, deprecated) @SafeInject var optional: UserService?
@@ -244,7 +246,7 @@ final class UpstreamLegacyHolder {
     @Factory(\.countingService) var fresh: CountingService
 }
 
-struct DeprecatedUpstreamScenarios: UpstreamDeprecatedScenarios {
+private struct DeprecatedUpstreamScenarios: UpstreamDeprecatedScenarios {
     @available(*, deprecated)
     func injectByKeyPath() {
         let holder = UpstreamLegacyHolder()
@@ -287,22 +289,23 @@ struct DeprecatedUpstreamScenarios: UpstreamDeprecatedScenarios {
     }
 }
 
+#if SwiftDependencies
 // A swift-dependencies key read through @Injected.
-struct GreetingKey: DependencyKey {
+private struct GreetingKey: DependencyKey {
     static let liveValue = "live greeting"
     static let testValue = "test greeting"
 }
 
 /// A key that is both: read as an InjectedKey, so a container registration
 /// of its value type wins over its default.
-struct DualKey: InjectedKey, DependencyKey {
+private struct DualKey: InjectedKey, DependencyKey {
     typealias Value = Int
     static let liveValue = 1
     static let testValue = 2
     static let previewValue = 3
 }
 
-struct DependencyKeyReader {
+private struct DependencyKeyReader {
     @Injected(GreetingKey.self) var greeting: String
     @Injected(DualKey.self) var dual: Int
 }
@@ -327,6 +330,7 @@ final class DependencyKeyInjectionTests: UpstreamTestCase {
         XCTAssertEqual(reader.dual, 40)
     }
 }
+#endif
 
 final class LogLevelTests: UpstreamTestCase {
     func testLevelsMapOntoSwiftLogAndFilterWhatIsLogged() {

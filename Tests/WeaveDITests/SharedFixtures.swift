@@ -1,4 +1,8 @@
+// Fixtures more than one test file of this target uses. A fixture used by
+// one file only is declared `private` in that file.
+
 import Synchronization
+import Testing
 import WeaveDI
 import XCTest
 
@@ -69,4 +73,48 @@ func caughtError<T>(_ body: () throws(DIError) -> T) -> DIError? {
     } catch {
         return error
     }
+}
+
+/// A task-scoped value that counts live instances.
+final class RequestContext: Sendable {
+    static let alive = Atomic<Int>(0)
+    let serial: Int
+    init(serial: Int) {
+        self.serial = serial
+        Self.alive.add(1, ordering: .sequentiallyConsistent)
+    }
+    deinit { Self.alive.subtract(1, ordering: .sequentiallyConsistent) }
+}
+
+/// A distinct type per nesting depth, so the writer can churn many keys.
+struct Nest<T>: Sendable {
+    let id: Int
+}
+
+/// Type-erased operations on one churned key.
+protocol ChurnKey: Sendable {
+    func register(id: Int)
+    func remove()
+    /// nil when missing; the id otherwise.
+    func resolvedID() -> Int?
+}
+
+struct ChurnKeyOf<T>: ChurnKey {
+    func register(id: Int) { UnifiedDI.register(Nest<T>.self) { Nest<T>(id: id) } }
+    func remove() { UnifiedDI.release(Nest<T>.self) }
+    func resolvedID() -> Int? { UnifiedDI.resolve(Nest<T>.self)?.id }
+}
+
+func makeChurnKeys<T>(_ type: T.Type, count: Int, into keys: inout [any ChurnKey]) {
+    guard count > 0 else { return }
+    keys.append(ChurnKeyOf<T>())
+    makeChurnKeys(Nest<T>.self, count: count - 1, into: &keys)
+}
+
+/// The `Fatal error:` line an exit test's child stopped with (its whole
+/// standard error when there is none). Only that line counts: a cycle is
+/// also logged at error level before the stop, whatever the stop then says.
+func fatalErrorLine(_ result: ExitTest.Result?) -> String {
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    return stderr.split(separator: "\n").first { $0.contains("Fatal error:") }.map(String.init) ?? stderr
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The values ``Injected`` reads by key path. Extend it with one computed
 /// property per ``InjectedKey``:
 ///
@@ -21,6 +23,17 @@ public struct InjectedValues: Sendable {
         let value: any Sendable
         /// Registers the value under its own type, for `InjectedValues.current = ...`.
         let register: @Sendable (DIContainer) -> Void
+        /// Tells an override set on a copy from one the copy inherited from
+        /// the task's scope, so assigning `current` registers only the former.
+        let serial: UInt64
+
+        private static let serials = Atomic<UInt64>(0)
+
+        init(value: any Sendable, register: @escaping @Sendable (DIContainer) -> Void) {
+            self.value = value
+            self.register = register
+            self.serial = Self.serials.wrappingAdd(1, ordering: .relaxed).newValue
+        }
     }
 
     private var byKey: [ObjectIdentifier: Override] = [:]
@@ -37,9 +50,11 @@ public struct InjectedValues: Sendable {
     /// The values visible to the current task, including the overrides of
     /// every enclosing `withInjectedValues` scope.
     ///
-    /// Assigning registers every override the new value carries into the
-    /// live container (as an instance of the key's value type), so code
-    /// outside any `withInjectedValues` scope sees it too. It does not
+    /// Assigning registers the overrides set on the new value since it was
+    /// read from `current` into the live container (as an instance of the
+    /// key's value type), so code outside any `withInjectedValues` scope sees
+    /// them too. Overrides it carries from the enclosing `withInjectedValues`
+    /// scopes are not registered: they end with their scope. It does not
     /// change the task's own scope, and it cannot remove anything.
     ///
     /// ```swift
@@ -52,7 +67,8 @@ public struct InjectedValues: Sendable {
     public static var current: InjectedValues {
         get { task }
         set {
-            for override in newValue.byKey.values {
+            let inherited = task.byKey
+            for (key, override) in newValue.byKey where inherited[key]?.serial != override.serial {
                 override.register(.live)
             }
         }

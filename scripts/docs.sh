@@ -2,7 +2,7 @@
 # Builds the DocC documentation of the three library products with
 # swift-docc-plugin and fails on any documentation warning (a broken symbol
 # link, an undocumented parameter name, a topic that does not resolve).
-# Output: .build-docs/plugins/Swift-DocC/outputs/<Target>.doccarchive
+# Output: .build/plugins/Swift-DocC/outputs/<Target>.doccarchive
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh
@@ -10,7 +10,7 @@ scripts/ensure-deps.sh
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-swift package --scratch-path .build-docs generate-documentation \
+swift package generate-documentation \
     --target WeaveDI --target WeaveDITesting --target WeaveDIServiceLifecycle \
     --warnings-as-errors 2>&1 | grep -v "prohibited flag(s): -D__x86_64__" | tee "$log" || status=$?
 if [ "$status" -ne 0 ] || grep -q "warning:" "$log"; then

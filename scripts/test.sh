@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# The whole test suite: unit, seed-sample and stress tests, the C warning
-# check, the sanitizer stress runs (ASan and TSan), the performance gate, and
-# the server examples' builds and tests (scripts/test-examples.sh).
+# The whole test suite: the format check, the C warning check, unit,
+# model-based and stress tests, the documentation build, the tests with the
+# default traits off, README's quick start, the sanitizer stress runs (ASan
+# and TSan), the performance gate, and the server examples' builds and tests
+# (scripts/test-examples.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh graphviz # graphviz: the DOT export test parses its output with dot
 step() { printf '\n== %s (%s)\n' "$1" "$(date +%H:%M:%S)" >&2; }
+
+step "format (swift-format, .swift-format)"
+scripts/format.sh --check
 
 step "C warnings"
 scripts/check-c-warnings.sh
@@ -22,6 +27,18 @@ for run in $(seq 20); do
     fi
 done
 echo "parallel isolation: 20 of 20 runs passed (200 parallel tests each)"
+
+step "documentation (DocC, warnings are errors)"
+scripts/docs.sh
+
+step "default traits off: build and test (no swift-dependencies bridge, no macros)"
+swift build --build-tests --disable-default-traits --scratch-path .build-notraits 2>&1 |
+    { grep -v "prohibited flag(s): -D__x86_64__" || true; }
+swift test --skip-build --disable-default-traits --scratch-path .build-notraits 2>&1 |
+    { grep -v "prohibited flag(s): -D__x86_64__" || true; }
+
+step "quick start (README's code, Examples/QuickStart)"
+scripts/quick-start.sh
 
 if [ "${WEAVEDI_SKIP_SANITIZERS:-0}" != "1" ]; then
     step "sanitizers"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The whole test suite: unit, seed-sample and stress tests, the C warning
-# check, the sanitizer stress runs (ASan and TSan), the performance gate, and
-# the server examples' builds and tests (scripts/test-examples.sh).
+# The whole test suite: the C warning check, unit, seed-sample and stress
+# tests, the IntegrationTests package's build, the sanitizer runs (C stress
+# test and Swift stress tests under ASan and TSan, scripts/sanitize.sh), the
+# performance gate, and the server examples' builds and tests
+# (scripts/test-examples.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh graphviz # graphviz: the DOT export test parses its output with dot
@@ -22,6 +24,10 @@ for run in $(seq 20); do
     fi
 done
 echo "parallel isolation: 20 of 20 runs passed (200 parallel tests each)"
+
+step "IntegrationTests: build (the C stress test runs under the sanitizers next)"
+swift build --package-path IntegrationTests --scratch-path .build-integration 2>&1 |
+    { grep -v "prohibited flag(s): -D__x86_64__" || true; }
 
 if [ "${WEAVEDI_SKIP_SANITIZERS:-0}" != "1" ]; then
     step "sanitizers"

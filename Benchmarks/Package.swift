@@ -1,30 +1,51 @@
 // swift-tools-version: 6.1
-// WeaveDI's benchmark suite: its own package, so library users never build
-// these dependencies. Two executables:
-//   weavedi-bench       the custom harness behind scripts/bench.sh (clock_gettime,
-//                       best of N rounds, 1 and 2 threads, peers in the same run,
-//                       JSON/CSV out), and
-//   WeaveDIBenchmarks   the same paths as package-benchmark benchmarks
-//                       (`swift package --package-path Benchmarks benchmark`).
-// The paths themselves live in PerfGate/ (a package that depends on WeaveDI
-// alone), which the CI gate (scripts/perf-gate.sh) builds on its own.
+// WeaveDI's benchmark harness: its own package, so library users never build
+// these dependencies. One executable, weavedi-bench:
+//   weavedi-bench [options]        the timing table: every WeaveDI path, the
+//                                  peers (Swinject, swift-dependencies) and
+//                                  the floor, on 1 and 2 threads (scripts/bench.sh)
+//   weavedi-bench gate run|check|record
+//                                  the CI performance gate: instructions and
+//                                  allocations per operation under callgrind,
+//                                  against Thresholds/perf-gate.json
+//                                  (scripts/perf-gate.sh)
+// The paths live in WeaveDIBenchPaths (WeaveDI only) and PeerPaths (the
+// peers). The gate builds with --disable-default-traits: without the `Peers`
+// trait nothing depends on Swinject or swift-dependencies, and WeaveDI is
+// built with `traits: []` (no swift-syntax), which keeps CI's cold build short.
 import PackageDescription
+
+let peers: Set<String> = ["Peers"]
 
 let package = Package(
     name: "WeaveDIBenchmarks",
     platforms: [.macOS(.v15)],
+    traits: [
+        .trait(name: "Peers", description: "Time Swinject and swift-dependencies next to WeaveDI (WeaveDI with its default traits)."),
+        .default(enabledTraits: ["Peers"]),
+    ],
     dependencies: [
-        .package(name: "WeaveDI", path: ".."),
-        .package(path: "PerfGate"),
-        .package(url: "https://github.com/ordo-one/benchmark.git", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(
+            name: "WeaveDI",
+            path: "..",
+            traits: [
+                .trait(name: "SwiftDependencies", condition: .when(traits: peers)),
+                .trait(name: "Macros", condition: .when(traits: peers)),
+            ]
+        ),
         .package(url: "https://github.com/Swinject/Swinject.git", exact: "2.10.0"),
         .package(url: "https://github.com/pointfreeco/swift-dependencies.git", exact: "1.17.1"),
     ],
     targets: [
         .target(
+            name: "WeaveDIBenchPaths",
+            dependencies: [.product(name: "WeaveDI", package: "WeaveDI")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .target(
             name: "PeerPaths",
             dependencies: [
-                .product(name: "WeaveDIBenchPaths", package: "PerfGate"),
+                "WeaveDIBenchPaths",
                 .product(name: "Swinject", package: "Swinject"),
                 .product(name: "Dependencies", package: "swift-dependencies"),
             ],
@@ -33,22 +54,11 @@ let package = Package(
         .executableTarget(
             name: "weavedi-bench",
             dependencies: [
-                "PeerPaths",
+                "WeaveDIBenchPaths",
+                .target(name: "PeerPaths", condition: .when(traits: peers)),
                 .product(name: "WeaveDI", package: "WeaveDI"),
-                .product(name: "WeaveDIBenchPaths", package: "PerfGate"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
-        ),
-        .executableTarget(
-            name: "WeaveDIBenchmarks",
-            dependencies: [
-                "PeerPaths",
-                .product(name: "WeaveDI", package: "WeaveDI"),
-                .product(name: "WeaveDIBenchPaths", package: "PerfGate"),
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/WeaveDIBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]
 )

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite: the format check, the C warning check, unit,
 # model-based and stress tests, the documentation build, the tests with the
-# default traits off, README's quick start, the sanitizer stress runs (ASan
-# and TSan), the performance gate, and the server examples' builds and tests
+# default traits off, README's quick start, the IntegrationTests package's
+# build, the sanitizer runs (C stress test and Swift stress tests under ASan
+# and TSan, scripts/sanitize.sh), the performance gate, and the server
+# examples' builds and tests
 # (scripts/test-examples.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,6 +41,10 @@ swift test --skip-build --disable-default-traits --scratch-path .build-notraits 
 
 step "quick start (README's code, Examples/QuickStart)"
 scripts/quick-start.sh
+
+step "IntegrationTests: build (the C stress test runs under the sanitizers next)"
+swift build --package-path IntegrationTests --scratch-path .build-integration 2>&1 |
+    { grep -v "prohibited flag(s): -D__x86_64__" || true; }
 
 if [ "${WEAVEDI_SKIP_SANITIZERS:-0}" != "1" ]; then
     step "sanitizers"

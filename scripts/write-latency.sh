@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures what a write to the C registry costs (a benchmark, not a test):
-# builds scripts/write-latency/write_latency.c against weave_registry.c at -O2
+# builds IntegrationTests/Sources/WriteLatency/write_latency.c against weave_registry.c at -O2
 # with Debian's libck (as the Swift build links it) and runs it. Prints the
 # command, the load average before and after (other builds on the machine
 # inflate the tail; say so when quoting figures) and the figures.
@@ -46,7 +46,7 @@ else
     LABEL="work tree $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- CSources || echo '+changes')"
 fi
 "${CC:-cc}" -std=c11 -O2 -pthread -D_GNU_SOURCE -I"$SRC/include" \
-    scripts/write-latency/write_latency.c "$SRC/weave_registry.c" -lck -o "$WORK/write_latency"
+    IntegrationTests/Sources/WriteLatency/write_latency.c "$SRC/weave_registry.c" -lck -o "$WORK/write_latency"
 
 run() {
     echo "\$ $([ "$PIN" -eq 1 ] && echo "WRITE_LATENCY_PIN=1 ")write_latency $*   # weave_registry.c: $LABEL"

@@ -1,25 +1,38 @@
-// The harness behind scripts/bench.sh: every WeaveDI path, the peers and the
-// floor, at each table size, on 1 and 2 threads, timed with clock_gettime
-// (best of N rounds: the least-disturbed round on a shared machine).
+// The benchmark harness: every WeaveDI path, the peers and the floor, at each
+// table size, on 1 and 2 threads, timed with clock_gettime (best of N rounds:
+// the least-disturbed round on a shared machine). scripts/bench.sh runs it.
 //
 //   weavedi-bench [--sizes 10,1000,100000] [--threads 1,2] [--iterations 1000000]
-//                 [--rounds 5] [--json FILE] [--csv FILE] [--instructions FILE]
+//                 [--rounds 5] [--json FILE] [--csv FILE] [--callgrind DIR]
 //                 [--filter SUBSTRING]
+//       --callgrind DIR: the instr/op column, from a --count run's
+//       DIR/dumps.txt and DIR/cg.out.<k>
 //   weavedi-bench --count [--sizes ...] [--iterations N]
 //       one pass per path on one thread, for valgrind --tool=callgrind with
 //       --collect-atstart=no --toggle-collect=weavedi_bench_measured
 //       --dump-after=weavedi_bench_measured; prints "DUMP <k> <id>@<size> <n>"
-//       per dump (scripts/bench.sh turns the dumps into instructions/op).
+//       per dump
+//   weavedi-bench gate run | check DIR | record DIR
+//       the CI performance gate (Gate.swift, scripts/perf-gate.sh)
+//
+// Built without the package's `Peers` trait (as the gate builds it), the
+// table has WeaveDI and the floor only.
 import Dispatch
-import PeerPaths
 import WeaveDI
 import WeaveDIBenchPaths
+#if Peers
+import PeerPaths
+#endif
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "gate" {
+    exit(gateMain(Array(CommandLine.arguments.dropFirst(2))))
+}
 
 // MARK: options
 
@@ -29,7 +42,7 @@ var baseIterations = 1_000_000
 var rounds = 5
 var jsonPath: String?
 var csvPath: String?
-var instructionsPath: String?
+var callgrindDirectory: String?
 var filter: String?
 var countMode = false
 
@@ -50,7 +63,7 @@ while let argument = argumentIterator.next() {
     case "--rounds": rounds = Int(nextValue(argument)) ?? rounds
     case "--json": jsonPath = nextValue(argument)
     case "--csv": csvPath = nextValue(argument)
-    case "--instructions": instructionsPath = nextValue(argument)
+    case "--callgrind": callgrindDirectory = nextValue(argument)
     case "--filter": filter = nextValue(argument)
     case "--count": countMode = true
     default:
@@ -102,7 +115,11 @@ func nanosecondsPerOperation(_ path: BenchPath, threads: Int) -> Double {
 @MainActor
 func allPaths(size: Int) -> [BenchPath] {
     prepareContainer(tableSize: size)
+    #if Peers
     let paths = [floorPath] + weaveDIPaths(tableSize: size) + peerPaths(tableSize: size)
+    #else
+    let paths = [floorPath] + weaveDIPaths(tableSize: size)
+    #endif
     guard let filter else { return paths }
     return paths.filter { $0.id == "floor" || $0.id.contains(filter) || $0.id.hasPrefix("swinject.container.sync") || $0.id == "dependencies.read" }
 }
@@ -143,19 +160,15 @@ struct Row {
     var instructions: Double?
 }
 
-/// "id@size" -> instructions per operation (from a count run), if given.
+/// "id@size" -> instructions per operation (from a --count run under callgrind), if given.
 var instructionCounts: [String: Double] = [:]
-if let instructionsPath, let file = fopen(instructionsPath, "r") {
-    var line: UnsafeMutablePointer<CChar>?
-    var capacity = 0
-    while getline(&line, &capacity, file) > 0 {
-        let fields = String(cString: line!).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
-        if fields.count >= 2, let value = Double(fields[1]) {
-            instructionCounts[String(fields[0])] = value
+if let callgrindDirectory {
+    for dump in dumps(listedIn: callgrindDirectory + "/dumps.txt", tag: "DUMP") {
+        if let totals = callgrindTotals(callgrindDirectory + "/cg.out.\(dump.index)") {
+            instructionCounts[dump.key] = Double(totals.instructions) / Double(dump.operations)
         }
     }
-    free(line)
-    fclose(file)
+    log("instr/op for \(instructionCounts.count) paths from \(callgrindDirectory)")
 }
 
 var rows: [Row] = []
@@ -170,8 +183,8 @@ for size in sizes {
             done += 1
             let ns = nanosecondsPerOperation(path, threads: threads)
             let elapsed = Double(monotonicNanoseconds() - started) / 1e9
-            log(String(format: "  [%3d/%3d %5.0fs] ", done, total, elapsed) + pad(path.label, 58, left: true)
-                + String(format: " %d thr %10.1f ns/op", threads, ns))
+            log(cFormat( "  [%3d/%3d %5.0fs] ", done, total, elapsed) + pad(path.label, 58, left: true)
+                + cFormat( " %d thr %10.1f ns/op", threads, ns))
             rows.append(Row(
                 id: path.id, label: path.label, group: path.group, size: size, threads: threads,
                 nanoseconds: ns, instructions: instructionCounts["\(path.id)@\(size)"]))
@@ -189,7 +202,7 @@ func lookup(_ id: String, _ size: Int, _ threads: Int) -> Double? {
 @MainActor
 func fmt(_ value: Double?, _ decimals: Int = 1) -> String {
     guard let value, value.isFinite else { return "-" }
-    return String(format: "%.\(decimals)f", value)
+    return cFormat( "%.\(decimals)f", value)
 }
 
 @MainActor
@@ -231,22 +244,17 @@ for size in sizes {
     for threads in threadCounts {
         guard let inject = lookup("inject", size, threads), let injected = lookup("injected.keypath", size, threads) else { continue }
         let injectSwift = lookup("inject.swift", size, threads)
-        print(String(format: "  size %6d, %d thr: @Inject %.1f ns (%.6f ms), @Injected(\\.key) %.1f ns (%.6f ms): ratio %.2fx (vs Swift-baseline @Inject %@x)",
-            size, threads, inject, inject / 1e6, injected, injected / 1e6, inject / injected,
-            injectSwift.map { String(format: "%.2f", $0 / injected) } ?? "-"))
+        print(cFormat("  size %6d, %d thr: @Inject %.1f ns (%.6f ms), @Injected(\\.key) %.1f ns (%.6f ms): ratio %.2fx",
+            size, threads, inject, inject / 1e6, injected, injected / 1e6, inject / injected)
+            + " (vs Swift-baseline @Inject \(injectSwift.map { cFormat("%.2f", $0 / injected) } ?? "-")x)")
     }
 }
 
 @MainActor
 func jsonString(_ text: String) -> String {
-    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
 }
 
-extension String {
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
-    }
-}
 
 @MainActor
 func write(_ text: String, to path: String) {
@@ -287,7 +295,7 @@ if let csvPath {
         let floor = lookup(floorReference, row.size, row.threads)
         let swinject = lookup(swinjectReference, row.size, row.threads)
         let dependencies = lookup(dependenciesReference, row.size, row.threads)
-        text += [row.id, "\"\(row.label.replacingOccurrences(of: "\"", with: "\"\""))\"", row.group, "\(row.size)", "\(row.threads)",
+        text += [row.id, "\"\(row.label.replacing("\"", with: "\"\""))\"", row.group, "\(row.size)", "\(row.threads)",
             fmt(row.nanoseconds, 3), fmt(1e9 / row.nanoseconds * Double(row.threads), 0),
             row.instructions.map { fmt($0, 1) } ?? "", floor.map { fmt(row.nanoseconds / $0, 3) } ?? "",
             swinject.map { fmt(row.nanoseconds / $0, 3) } ?? "", dependencies.map { fmt(row.nanoseconds / $0, 3) } ?? ""]

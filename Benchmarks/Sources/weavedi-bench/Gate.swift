@@ -1,0 +1,263 @@
+// The performance gate (scripts/perf-gate.sh): `weavedi-bench gate run` is
+// the workload, run under
+//   valgrind --tool=callgrind --compress-strings=no --collect-atstart=no \
+//     --toggle-collect=weavedi_gate_measured --dump-after=weavedi_gate_measured
+// so that every call of `gateMeasured` becomes one callgrind dump holding the
+// instructions of exactly `n` operations of one path; it prints one line per
+// dump, `GATE <dump-index> <path-id>@<table-size> <n>`. Then
+// `weavedi-bench gate check DIR` (or `record DIR`) reads DIR/gate.txt and
+// DIR/cg.out.<k> and compares instructions and allocations per operation, and
+// same-run ratios, with the thresholds file.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import WeaveDI
+import WeaveDIBenchPaths
+
+@inline(never)
+@_silgen_name("weavedi_gate_measured")
+func gateMeasured(_ path: BenchPath, _ n: Int) {
+    path.run(n)
+}
+
+/// The paths the gate checks (all single-threaded: callgrind serialises
+/// threads, so two-thread counts would measure valgrind's scheduler).
+let gatedPaths: Set<String> = [
+    "unifieddi.resolve", "unifieddi.resolve.swift", "container.resolve", "container.resolve.swift",
+    "inject", "inject.swift", "safeinject", "injected.keypath", "injected.keytype", "injected.type",
+    "injected.optional", "factory", "withinjectedvalues.read", "withinjectedvalues.scope",
+    "unifieddi.resolve.rotating", "unifieddi.resolve.rotating.swift",
+    "register.replace", "register.lazy.new", "resolve.lazy.first",
+    "handler.hand", "handler.inject", "handler.injected.keypath", "handler.injected.keytype",
+    "handler.injected.type", "handler.injected.optional", "resolve.transient3", "taskscope.request",
+    "resolve.singleton.lazy", "resolve.weak", "resolve.transient",
+    "elsewhere.override.injected", "elsewhere.override.resolve",
+    "elsewhere.overlay.injected", "elsewhere.overlay.resolve",
+]
+/// Paths that depend on the table size; the others run at the first size only.
+let sizeDependentPaths: Set<String> = [
+    "unifieddi.resolve", "unifieddi.resolve.swift", "unifieddi.resolve.rotating",
+    "unifieddi.resolve.rotating.swift",
+]
+
+/// Ratios measured in the same run (same binary, same input): name, numerator, denominator.
+let gateRatios: [(name: String, numerator: String, denominator: String)] = [
+    ("C path / Swift baseline, UnifiedDI.resolve @10", "unifieddi.resolve@10", "unifieddi.resolve.swift@10"),
+    ("C path / Swift baseline, UnifiedDI.resolve @1000", "unifieddi.resolve@1000", "unifieddi.resolve.swift@1000"),
+    ("@Injected(\\.key) / @Inject", "injected.keypath@10", "inject@10"),
+    ("UnifiedDI.resolve / floor", "unifieddi.resolve@10", "floor@0"),
+    ("handler 3 @Injected(\\.key) / hand-built", "handler.injected.keypath@10", "handler.hand@10"),
+    ("handler 3 @Injected(Key.self) / hand-built", "handler.injected.keytype@10", "handler.hand@10"),
+    ("handler 3 @Injected var s: S / hand-built", "handler.injected.type@10", "handler.hand@10"),
+    ("handler 3 @Injected var s: S? / hand-built", "handler.injected.optional@10", "handler.hand@10"),
+    ("handler 3 @Inject / hand-built", "handler.inject@10", "handler.hand@10"),
+    ("withTaskScope request / hand-built handler", "taskscope.request@10", "handler.hand@10"),
+    ("lazy singleton resolve / floor", "resolve.singleton.lazy@10", "floor@0"),
+]
+
+/// `weavedi-bench gate run|check DIR|record DIR [--thresholds FILE] [--headroom X]`; returns the exit status.
+@MainActor
+func gateMain(_ arguments: [String]) -> Int32 {
+    var thresholds = "Benchmarks/Thresholds/perf-gate.json"
+    var headroom = 1.25
+    var positional: [String] = []
+    var iterator = arguments.makeIterator()
+    while let argument = iterator.next() {
+        switch argument {
+        case "--thresholds": thresholds = iterator.next() ?? thresholds
+        case "--headroom": headroom = iterator.next().flatMap { Double($0) } ?? headroom
+        default: positional.append(argument)
+        }
+    }
+    switch (positional.first, positional.count) {
+    case ("run", 1):
+        gateWorkload()
+        return 0
+    case ("check", 2), ("record", 2):
+        return gateEvaluate(record: positional[0] == "record", directory: positional[1], thresholds: thresholds, headroom: headroom)
+    default:
+        log("usage: weavedi-bench gate run | check DIR | record DIR [--thresholds FILE] [--headroom 1.25]")
+        return 2
+    }
+}
+
+/// The workload: every gated path at each table size
+/// (WEAVEDI_GATE_SIZES, default 10,1000), WEAVEDI_GATE_ITERATIONS operations
+/// (default 20000, scaled by the path's cost).
+@MainActor
+func gateWorkload() {
+    let baseIterations = Int(getenv("WEAVEDI_GATE_ITERATIONS").map { String(cString: $0) } ?? "") ?? 20_000
+    let sizes = (getenv("WEAVEDI_GATE_SIZES").map { String(cString: $0) } ?? "10,1000")
+        .split(separator: ",").compactMap { Int($0) }
+    var dump = 0
+    func gate(_ path: BenchPath, size: Int) {
+        let n = operations(for: path, base: baseIterations)
+        warmUpAndPrepare(path, operations: n)
+        gateMeasured(path, n)
+        path.cleanup(n)
+        dump += 1
+        print("GATE \(dump) \(path.id)@\(size) \(n)")
+    }
+    gate(floorPath, size: 0)
+    for (index, size) in sizes.enumerated() {
+        prepareContainer(tableSize: size)
+        for path in weaveDIPaths(tableSize: size) where gatedPaths.contains(path.id) {
+            if index > 0 && !sizeDependentPaths.contains(path.id) { continue }
+            gate(path, size: size)
+        }
+    }
+    UnifiedRegistry.shared.enableOptimization()
+}
+
+struct GateLimit {
+    let measured: Double
+    let max: Double
+}
+
+/// The thresholds file, read as `gate record` writes it (JSON, one member
+/// per line: a section at two spaces of indent, a path at four, its
+/// "measured" and "max" at six): section -> path -> limit.
+func readThresholds(_ path: String) -> [String: [String: GateLimit]]? {
+    guard let lines = readLines(path) else { return nil }
+    var sections: [String: [String: GateLimit]] = [:]
+    var section = "", key = "", measured = 0.0
+    for line in lines {
+        let indent = line.prefix { $0 == " " }.count
+        guard let (name, rest) = jsonMember(line.dropFirst(indent)) else { continue }
+        switch (indent, name) {
+        case (2, _): section = name
+        case (4, _): key = name
+        case (6, "measured"): measured = Double(rest.filter { $0 != "," && $0 != " " }) ?? 0
+        case (6, "max"):
+            guard let max = Double(rest.filter { $0 != "," && $0 != " " }) else { return nil }
+            sections[section, default: [:]][key] = GateLimit(measured: measured, max: max)
+        default: break
+        }
+    }
+    return sections
+}
+
+/// `"name": rest` -> (name unescaped, rest).
+func jsonMember(_ text: Substring) -> (String, Substring)? {
+    guard text.first == "\"" else { return nil }
+    var name = "", escaped = false, index = text.index(after: text.startIndex)
+    while index < text.endIndex {
+        let character = text[index]
+        if escaped { name.append(character); escaped = false }
+        else if character == "\\" { escaped = true }
+        else if character == "\"" { break }
+        else { name.append(character) }
+        index = text.index(after: index)
+    }
+    guard index < text.endIndex else { return nil }
+    let rest = text[text.index(after: index)...].drop { $0 == ":" || $0 == " " }
+    return (name, rest)
+}
+
+func fixed(_ value: Double, _ decimals: Int) -> String { cFormat("%.*f", Int32(decimals), value) }
+func leftPad(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
+func rightPad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+func rounded(_ value: Double, _ decimals: Int) -> Double {
+    let scale = pow(10, Double(decimals))
+    return (value * scale).rounded() / scale
+}
+func jsonQuoted(_ text: String) -> String {
+    "\"" + text.split(separator: "\\", omittingEmptySubsequences: false).joined(separator: "\\\\")
+        .split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\\\"") + "\""
+}
+
+@MainActor
+func gateEvaluate(record: Bool, directory: String, thresholds path: String, headroom: Double) -> Int32 {
+    var counts: [String: Double] = [:]
+    var allocations: [String: Double] = [:]
+    for dump in dumps(listedIn: directory + "/gate.txt", tag: "GATE") {
+        guard let totals = callgrindTotals(directory + "/cg.out.\(dump.index)") else {
+            log("perf-gate: no totals in \(directory)/cg.out.\(dump.index)")
+            return 1
+        }
+        counts[dump.key] = Double(totals.instructions) / Double(dump.operations)
+        allocations[dump.key] = Double(totals.allocations) / Double(dump.operations)
+    }
+    guard !counts.isEmpty else {
+        log("perf-gate: no GATE lines in \(directory)/gate.txt")
+        return 1
+    }
+    let ratios: [(String, Double)] = gateRatios.compactMap { ratio in
+        guard let a = counts[ratio.numerator], let b = counts[ratio.denominator] else { return nil }
+        return (ratio.name, a / b)
+    }
+
+    if record {
+        func section(_ name: String, _ entries: [(String, Double)], _ limit: (Double) -> Double, _ decimals: Int) -> String {
+            let body = entries.map { key, value in
+                "    \(jsonQuoted(key)): {\n      \"measured\": \(rounded(value, decimals)),\n      \"max\": \(rounded(limit(value), decimals))\n    }"
+            }
+            return "  \(jsonQuoted(name)): {\n" + body.joined(separator: ",\n") + "\n  }"
+        }
+        let comment = "Instructions per operation (valgrind --tool=callgrind, 1 thread) and same-run ratios. "
+            + "'max' is the limit scripts/perf-gate.sh enforces; 'measured' is what --record saw "
+            + "(max = measured x \(headroom)). Re-record with scripts/perf-gate.sh --record after an "
+            + "intended change, and review the diff."
+        let text = "{\n  \"_comment\": \(jsonQuoted(comment)),\n"
+            + section("instructions_per_op", counts.sorted { $0.key < $1.key }, { $0 * headroom }, 1) + ",\n"
+            + section("ratios", ratios, { $0 * headroom }, 3) + ",\n"
+            // Allocations are exact counts: a path may not gain one (a little
+            // slack for amortised growth of shared buffers).
+            + section("allocations_per_op", allocations.sorted { $0.key < $1.key }, { $0 + 0.1 }, 3) + "\n}\n"
+        guard writeFile(path, text) else {
+            log("perf-gate: cannot write \(path)")
+            return 1
+        }
+        print("perf-gate: recorded \(counts.count) counts and \(ratios.count) ratios in \(path)")
+        return 0
+    }
+
+    guard let limits = readThresholds(path), let instructionLimits = limits["instructions_per_op"] else {
+        log("perf-gate: cannot read \(path)")
+        return 1
+    }
+    var failed: [String] = []
+    var checked = 0
+    /// One table of values against their limits.
+    func check(_ title: String, _ entries: [(String, Double)], _ section: [String: GateLimit], _ what: String,
+               width: Int, decimals: Int, showRecorded: Bool) {
+        print(rightPad(title, width) + " " + leftPad(showRecorded ? "instr/op" : "value", 10) + " " + leftPad("max", 10)
+            + (showRecorded ? " " + leftPad("recorded", 10) : "") + "  result")
+        for (key, value) in entries {
+            let shown = rightPad(key, width) + " " + leftPad(fixed(value, decimals), 10)
+            guard let limit = section[key] else {
+                print(shown + " " + leftPad("-", 10) + (showRecorded ? " " + leftPad("-", 10) : "") + "  (no threshold)")
+                continue
+            }
+            checked += 1
+            let ok = value <= limit.max
+            if !ok {
+                failed.append("\(what)\(key): \(fixed(value, decimals)) > max \(limit.max)")
+            }
+            print(shown + " " + leftPad(fixed(limit.max, decimals), 10)
+                + (showRecorded ? " " + leftPad(fixed(limit.measured, decimals), 10) : "") + "  " + (ok ? "ok" : "REGRESSION"))
+        }
+    }
+    check("path@table-size", counts.sorted { $0.key < $1.key }, instructionLimits, "instructions/op ",
+          width: 42, decimals: 1, showRecorded: true)
+    for key in instructionLimits.keys.sorted() where counts[key] == nil {
+        failed.append("\(key): has a threshold but was not measured")
+    }
+    print()
+    check("path@table-size (allocations/op)", allocations.sorted { $0.key < $1.key }, limits["allocations_per_op"] ?? [:],
+          "allocations/op ", width: 42, decimals: 3, showRecorded: false)
+    print()
+    check("same-run ratio", ratios, limits["ratios"] ?? [:], "ratio ", width: 50, decimals: 3, showRecorded: false)
+    print()
+    if !failed.isEmpty {
+        print("perf-gate: FAILED, \(failed.count) of \(checked) checks:")
+        for line in failed { print("  " + line) }
+        print("\(checked - failed.count) passed, \(failed.count) failed")
+        return 1
+    }
+    print("perf-gate: \(checked) checks within thresholds (\(path))")
+    print("\(checked) passed, 0 failed")
+    return 0
+}

@@ -19,7 +19,7 @@ import PackageDescription
 let package = Package(
     name: "WeaveDIIntegrationTests",
     dependencies: [
-        .package(name: "WeaveDI", path: "..", traits: []),
+        .package(name: "WeaveDI", path: "..", traits: [])
     ],
     targets: [
         .executableTarget(

@@ -8,7 +8,7 @@ let package = Package(
     name: "HummingbirdServer",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "hummingbird-server", targets: ["HummingbirdServer"]),
+        .executable(name: "hummingbird-server", targets: ["HummingbirdServer"])
     ],
     dependencies: [
         // No swift-dependencies bridge: this example does not use it.

@@ -8,13 +8,13 @@ let package = Package(
     name: "QuickStart",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "WeaveDI", path: "../..", traits: []),
+        .package(name: "WeaveDI", path: "../..", traits: [])
     ],
     targets: [
         .executableTarget(
             name: "QuickStart",
             dependencies: [.product(name: "WeaveDI", package: "WeaveDI")],
             swiftSettings: [.swiftLanguageMode(.v6)]
-        ),
+        )
     ]
 )

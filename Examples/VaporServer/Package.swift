@@ -8,7 +8,7 @@ let package = Package(
     name: "VaporServer",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "vapor-server", targets: ["VaporServer"]),
+        .executable(name: "vapor-server", targets: ["VaporServer"])
     ],
     dependencies: [
         // No swift-dependencies bridge and no macros: this example uses neither.

@@ -81,7 +81,7 @@ func timeLargeValidation() {
     let report = last!
     func ms(_ duration: Duration) -> String {
         let value = Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
-        return value < 10 ? String(Int(value * 10)) .withDecimal : String(Int(value.rounded()))
+        return value < 10 ? String(Int(value * 10)).withDecimal : String(Int(value.rounded()))
     }
     print(
         "validate() of \(report.registrationCount) generated registrations (\(report.graph.edges.count) edges, "

@@ -69,21 +69,29 @@ protocol InjectionFormsMeasurement {
 struct MeasureInjectionForms: InjectionFormsMeasurement {
     @available(*, deprecated)
     func run() {
-    let inject = nanosecondsPerCall(threads: 1) { consume(consumers.inject) }
-    let injected = nanosecondsPerCall(threads: 1) { consume(consumers.byKeyPath) }
-    row("@Inject var g: Greeter?") { consume(consumers.inject) }
-    row("@Injected(\\.greeter)") { consume(consumers.byKeyPath) }
-    row("@Injected(GreeterKey.self)") { consume(consumers.byKeyType) }
-    row("@Injected var g: Greeter") { consume(consumers.byType) }
-    row("@Injected var g: Greeter?") { consume(consumers.byOptionalType) }
-    row("@Injected(\\.greeter) inside withInjectedValues", around: { loop in
-        withInjectedValues { $0.greeter = FixedGreeter() } operation: { loop() }
-    }) {
-        consume(consumers.byKeyPath)
-    }
-    print("")
-    print("@Inject / @Injected(\\.key), 1 thread: \(format(inject / injected))x "
-        + "(the upstream documentation claims 10x: ~0.001 ms vs ~0.0001 ms)")
+        let inject = nanosecondsPerCall(threads: 1) { consume(consumers.inject) }
+        let injected = nanosecondsPerCall(threads: 1) { consume(consumers.byKeyPath) }
+        row("@Inject var g: Greeter?") { consume(consumers.inject) }
+        row("@Injected(\\.greeter)") { consume(consumers.byKeyPath) }
+        row("@Injected(GreeterKey.self)") { consume(consumers.byKeyType) }
+        row("@Injected var g: Greeter") { consume(consumers.byType) }
+        row("@Injected var g: Greeter?") { consume(consumers.byOptionalType) }
+        row(
+            "@Injected(\\.greeter) inside withInjectedValues",
+            around: { loop in
+                withInjectedValues {
+                    $0.greeter = FixedGreeter()
+                } operation: {
+                    loop()
+                }
+            }
+        ) {
+            consume(consumers.byKeyPath)
+        }
+        print("")
+        print(
+            "@Inject / @Injected(\\.key), 1 thread: \(format(inject / injected))x "
+                + "(the upstream documentation claims 10x: ~0.001 ms vs ~0.0001 ms)")
     }
 }
 (MeasureInjectionForms() as any InjectionFormsMeasurement).run()

@@ -24,7 +24,7 @@ public struct ComponentMacro: MemberMacro {
 
         let providers = declaration.memberBlock.members.compactMap { member -> Provider? in
             guard let variable = member.decl.as(VariableDeclSyntax.self),
-                  let attribute = Provider.provideAttribute(of: variable)
+                let attribute = Provider.provideAttribute(of: variable)
             else { return nil }
             // `@Provide` reports what is wrong with the property itself.
             return try? Provider(variable: variable, attribute: attribute)

@@ -95,13 +95,15 @@ struct ComponentMembersBuilder {
     /// `T.self`, parenthesised where the type would otherwise bind looser than `.self`
     /// (`(any P).self`, `(() -> Int).self`).
     private func metatype(of type: TypeSyntax) -> ExprSyntax {
-        let needsParentheses = !(type.is(IdentifierTypeSyntax.self)
+        let needsParentheses =
+            !(type.is(IdentifierTypeSyntax.self)
             || type.is(MemberTypeSyntax.self)
             || type.is(OptionalTypeSyntax.self)
             || type.is(ArrayTypeSyntax.self)
             || type.is(DictionaryTypeSyntax.self)
             || type.is(TupleTypeSyntax.self))
-        let base: TypeSyntax = needsParentheses
+        let base: TypeSyntax =
+            needsParentheses
             ? TypeSyntax(TupleTypeSyntax(elements: [TupleTypeElementSyntax(type: type)]))
             : type
         return "\(base).self"

@@ -28,7 +28,8 @@ enum MacroDiagnostic: DiagnosticMessage {
         case .provideMissingName:
             return "@Provide needs a simple property name, not a tuple or wildcard pattern"
         case .provideMissingTypeAnnotation(let name):
-            return "@Provide property '\(name)' needs an explicit type annotation, such as 'var \(name): MyService = MyServiceImpl()'; the type is the key it is registered under"
+            return
+                "@Provide property '\(name)' needs an explicit type annotation, such as 'var \(name): MyService = MyServiceImpl()'; the type is the key it is registered under"
         case .provideMissingInitializer(let name):
             return "@Provide property '\(name)' needs an initializer expression; it becomes the registration's factory"
         case .provideUnknownArgument(let label):

@@ -47,7 +47,7 @@ extension Provider {
             throw DiagnosticsError(diagnostics: problems)
         }
         guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self),
-              let identifier = pattern.identifier.identifier
+            let identifier = pattern.identifier.identifier
         else {
             report(binding.pattern, .provideMissingName)
             throw DiagnosticsError(diagnostics: problems)
@@ -60,9 +60,9 @@ extension Provider {
             report(binding.pattern, .provideMissingInitializer(name: name))
         }
         guard problems.isEmpty,
-              let scope,
-              let type = binding.typeAnnotation?.type,
-              let initializer = binding.initializer?.value
+            let scope,
+            let type = binding.typeAnnotation?.type,
+            let initializer = binding.initializer?.value
         else {
             throw DiagnosticsError(diagnostics: problems)
         }
@@ -83,7 +83,8 @@ extension Provider {
             return name.name.text == "Provide"
         }
         if let member = attribute.attributeName.as(MemberTypeSyntax.self),
-           let base = member.baseType.as(IdentifierTypeSyntax.self) {
+            let base = member.baseType.as(IdentifierTypeSyntax.self)
+        {
             return base.name.text == "WeaveDI" && member.name.text == "Provide"
         }
         return false

@@ -14,8 +14,8 @@ enum ProviderScope: String, CaseIterable {
     /// expands and a typo fails here rather than in generated code.
     init?(expression: ExprSyntax) {
         guard let access = expression.as(MemberAccessExprSyntax.self),
-              access.declName.argumentNames == nil,
-              Self.isProvideScopeType(access.base)
+            access.declName.argumentNames == nil,
+            Self.isProvideScopeType(access.base)
         else { return nil }
         self.init(rawValue: access.declName.baseName.text)
     }

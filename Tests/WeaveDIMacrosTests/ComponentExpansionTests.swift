@@ -16,48 +16,48 @@ final class ComponentExpansionTests: XCTestCase {
             }
             """,
             expandedSource: """
-            struct UserComponent {
-              var repository: UserRepository = UserRepositoryImpl()
-              var service: UserService = UserServiceImpl(repository: repository)
+                struct UserComponent {
+                  var repository: UserRepository = UserRepositoryImpl()
+                  var service: UserService = UserServiceImpl(repository: repository)
 
-                static var repository: UserRepository {
-                    _weaveDIResolve_repository(from: WeaveDI.Container.live)
-                }
-
-                static var service: UserService {
-                    _weaveDIResolve_service(from: WeaveDI.Container.live)
-                }
-
-                private static func _weaveDIResolve_repository(from container: WeaveDI.Container) -> UserRepository {
-                    container.resolve(UserRepository.self) ?? _weaveDIMake_repository(in: container)
-                }
-
-                private static func _weaveDIMake_repository(in container: WeaveDI.Container) -> UserRepository {
-                    UserRepositoryImpl()
-                }
-
-                private static func _weaveDIResolve_service(from container: WeaveDI.Container) -> UserService {
-                    container.resolve(UserService.self) ?? _weaveDIMake_service(in: container)
-                }
-
-                private static func _weaveDIMake_service(in container: WeaveDI.Container) -> UserService {
-                    UserServiceImpl(repository: _weaveDIResolve_repository(from: container))
-                }
-
-                static func registerAll() {
-                    registerAll(into: WeaveDI.Container.live)
-                }
-
-                static func registerAll(into container: WeaveDI.Container) {
-                    container.register(UserRepository.self, scope: .transient) {
-                        _weaveDIMake_repository(in: container)
+                    static var repository: UserRepository {
+                        _weaveDIResolve_repository(from: WeaveDI.Container.live)
                     }
-                    container.register(UserService.self, scope: .singleton) {
-                        _weaveDIMake_service(in: container)
+
+                    static var service: UserService {
+                        _weaveDIResolve_service(from: WeaveDI.Container.live)
+                    }
+
+                    private static func _weaveDIResolve_repository(from container: WeaveDI.Container) -> UserRepository {
+                        container.resolve(UserRepository.self) ?? _weaveDIMake_repository(in: container)
+                    }
+
+                    private static func _weaveDIMake_repository(in container: WeaveDI.Container) -> UserRepository {
+                        UserRepositoryImpl()
+                    }
+
+                    private static func _weaveDIResolve_service(from container: WeaveDI.Container) -> UserService {
+                        container.resolve(UserService.self) ?? _weaveDIMake_service(in: container)
+                    }
+
+                    private static func _weaveDIMake_service(in container: WeaveDI.Container) -> UserService {
+                        UserServiceImpl(repository: _weaveDIResolve_repository(from: container))
+                    }
+
+                    static func registerAll() {
+                        registerAll(into: WeaveDI.Container.live)
+                    }
+
+                    static func registerAll(into container: WeaveDI.Container) {
+                        container.register(UserRepository.self, scope: .transient) {
+                            _weaveDIMake_repository(in: container)
+                        }
+                        container.register(UserService.self, scope: .singleton) {
+                            _weaveDIMake_service(in: container)
+                        }
                     }
                 }
-            }
-            """,
+                """,
             macros: weaveDIMacros
         )
     }
@@ -74,48 +74,48 @@ final class ComponentExpansionTests: XCTestCase {
             }
             """,
             expandedSource: """
-            public final class AppComponent {
-                public var clock: any Clock = SystemClock()
-                private var seed: Int = 7
+                public final class AppComponent {
+                    public var clock: any Clock = SystemClock()
+                    private var seed: Int = 7
 
-                public static var clock: any Clock {
-                    _weaveDIResolve_clock(from: WeaveDI.Container.live)
-                }
-
-                private static var seed: Int {
-                    _weaveDIResolve_seed(from: WeaveDI.Container.live)
-                }
-
-                private static func _weaveDIResolve_clock(from container: WeaveDI.Container) -> any Clock {
-                    container.resolve((any Clock).self) ?? _weaveDIMake_clock(in: container)
-                }
-
-                private static func _weaveDIMake_clock(in container: WeaveDI.Container) -> any Clock {
-                    SystemClock()
-                }
-
-                private static func _weaveDIResolve_seed(from container: WeaveDI.Container) -> Int {
-                    container.resolve(Int.self) ?? _weaveDIMake_seed(in: container)
-                }
-
-                private static func _weaveDIMake_seed(in container: WeaveDI.Container) -> Int {
-                    7
-                }
-
-                public static func registerAll() {
-                    registerAll(into: WeaveDI.Container.live)
-                }
-
-                public static func registerAll(into container: WeaveDI.Container) {
-                    container.register((any Clock).self, scope: .transient) {
-                        _weaveDIMake_clock(in: container)
+                    public static var clock: any Clock {
+                        _weaveDIResolve_clock(from: WeaveDI.Container.live)
                     }
-                    container.register(Int.self, scope: .transient) {
-                        _weaveDIMake_seed(in: container)
+
+                    private static var seed: Int {
+                        _weaveDIResolve_seed(from: WeaveDI.Container.live)
+                    }
+
+                    private static func _weaveDIResolve_clock(from container: WeaveDI.Container) -> any Clock {
+                        container.resolve((any Clock).self) ?? _weaveDIMake_clock(in: container)
+                    }
+
+                    private static func _weaveDIMake_clock(in container: WeaveDI.Container) -> any Clock {
+                        SystemClock()
+                    }
+
+                    private static func _weaveDIResolve_seed(from container: WeaveDI.Container) -> Int {
+                        container.resolve(Int.self) ?? _weaveDIMake_seed(in: container)
+                    }
+
+                    private static func _weaveDIMake_seed(in container: WeaveDI.Container) -> Int {
+                        7
+                    }
+
+                    public static func registerAll() {
+                        registerAll(into: WeaveDI.Container.live)
+                    }
+
+                    public static func registerAll(into container: WeaveDI.Container) {
+                        container.register((any Clock).self, scope: .transient) {
+                            _weaveDIMake_clock(in: container)
+                        }
+                        container.register(Int.self, scope: .transient) {
+                            _weaveDIMake_seed(in: container)
+                        }
                     }
                 }
-            }
-            """,
+                """,
             macros: weaveDIMacros
         )
     }
@@ -131,17 +131,17 @@ final class ComponentExpansionTests: XCTestCase {
             }
             """,
             expandedSource: """
-            struct Empty {
-                var notAProvider = 1
+                struct Empty {
+                    var notAProvider = 1
 
-                static func registerAll() {
-                    registerAll(into: WeaveDI.Container.live)
-                }
+                    static func registerAll() {
+                        registerAll(into: WeaveDI.Container.live)
+                    }
 
-                static func registerAll(into container: WeaveDI.Container) {
+                    static func registerAll(into container: WeaveDI.Container) {
+                    }
                 }
-            }
-            """,
+                """,
             macros: weaveDIMacros
         )
     }
@@ -188,10 +188,12 @@ final class ComponentExpansionTests: XCTestCase {
             }
             """#
         )
-        XCTAssertEqual(expansion.registrations, [
-            "container.register([Int].self, scope: .transient)",
-            "container.register([String].self, scope: .transient)",
-        ])
+        XCTAssertEqual(
+            expansion.registrations,
+            [
+                "container.register([Int].self, scope: .transient)",
+                "container.register([String].self, scope: .transient)",
+            ])
     }
 }
 #endif

@@ -14,24 +14,24 @@ final class MacroDiagnosticTests: XCTestCase {
             }
             """,
             expandedSource: """
-            struct Untyped {
-                var repository = UserRepositoryImpl()
+                struct Untyped {
+                    var repository = UserRepositoryImpl()
 
-                static func registerAll() {
-                    registerAll(into: WeaveDI.Container.live)
-                }
+                    static func registerAll() {
+                        registerAll(into: WeaveDI.Container.live)
+                    }
 
-                static func registerAll(into container: WeaveDI.Container) {
+                    static func registerAll(into container: WeaveDI.Container) {
+                    }
                 }
-            }
-            """,
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "@Provide property 'repository' needs an explicit type annotation, such as "
                         + "'var repository: MyService = MyServiceImpl()'; the type is the key it is registered under",
                     line: 3,
                     column: 18
-                ),
+                )
             ],
             macros: weaveDIMacros
         )
@@ -46,9 +46,11 @@ final class MacroDiagnosticTests: XCTestCase {
             }
             """
         )
-        XCTAssertEqual(expansion.diagnostics, [
-            "@Provide property 'repository' needs an initializer expression; it becomes the registration's factory",
-        ])
+        XCTAssertEqual(
+            expansion.diagnostics,
+            [
+                "@Provide property 'repository' needs an initializer expression; it becomes the registration's factory"
+            ])
         XCTAssertEqual(expansion.registrations, [])
     }
 
@@ -62,50 +64,50 @@ final class MacroDiagnosticTests: XCTestCase {
             }
             """,
             expandedSource: """
-            struct Cyclic {
-                var a: A = A(b: b)
-                var b: B = B(a: a)
+                struct Cyclic {
+                    var a: A = A(b: b)
+                    var b: B = B(a: a)
 
-                static var a: A {
-                    _weaveDIResolve_a(from: WeaveDI.Container.live)
-                }
-
-                static var b: B {
-                    _weaveDIResolve_b(from: WeaveDI.Container.live)
-                }
-
-                private static func _weaveDIResolve_a(from container: WeaveDI.Container) -> A {
-                    container.resolve(A.self) ?? _weaveDIMake_a(in: container)
-                }
-
-                private static func _weaveDIMake_a(in container: WeaveDI.Container) -> A {
-                    A(b: _weaveDIResolve_b(from: container))
-                }
-
-                private static func _weaveDIResolve_b(from container: WeaveDI.Container) -> B {
-                    container.resolve(B.self) ?? _weaveDIMake_b(in: container)
-                }
-
-                private static func _weaveDIMake_b(in container: WeaveDI.Container) -> B {
-                    B(a: _weaveDIResolve_a(from: container))
-                }
-
-                static func registerAll() {
-                    registerAll(into: WeaveDI.Container.live)
-                }
-
-                static func registerAll(into container: WeaveDI.Container) {
-                    container.register(B.self, scope: .transient) {
-                        _weaveDIMake_b(in: container)
+                    static var a: A {
+                        _weaveDIResolve_a(from: WeaveDI.Container.live)
                     }
-                    container.register(A.self, scope: .transient) {
-                        _weaveDIMake_a(in: container)
+
+                    static var b: B {
+                        _weaveDIResolve_b(from: WeaveDI.Container.live)
+                    }
+
+                    private static func _weaveDIResolve_a(from container: WeaveDI.Container) -> A {
+                        container.resolve(A.self) ?? _weaveDIMake_a(in: container)
+                    }
+
+                    private static func _weaveDIMake_a(in container: WeaveDI.Container) -> A {
+                        A(b: _weaveDIResolve_b(from: container))
+                    }
+
+                    private static func _weaveDIResolve_b(from container: WeaveDI.Container) -> B {
+                        container.resolve(B.self) ?? _weaveDIMake_b(in: container)
+                    }
+
+                    private static func _weaveDIMake_b(in container: WeaveDI.Container) -> B {
+                        B(a: _weaveDIResolve_a(from: container))
+                    }
+
+                    static func registerAll() {
+                        registerAll(into: WeaveDI.Container.live)
+                    }
+
+                    static func registerAll(into container: WeaveDI.Container) {
+                        container.register(B.self, scope: .transient) {
+                            _weaveDIMake_b(in: container)
+                        }
+                        container.register(A.self, scope: .transient) {
+                            _weaveDIMake_a(in: container)
+                        }
                     }
                 }
-            }
-            """,
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "@Provide properties depend on each other in a cycle: a -> b -> a", line: 3, column: 18),
+                DiagnosticSpec(message: "@Provide properties depend on each other in a cycle: a -> b -> a", line: 3, column: 18)
             ],
             macros: weaveDIMacros
         )
@@ -124,11 +126,13 @@ final class MacroDiagnosticTests: XCTestCase {
             }
             """
         )
-        XCTAssertEqual(expansion.diagnostics, [
-            "@Provide properties depend on each other in a cycle: x -> y -> z -> x",
-            "@Provide properties depend on each other in a cycle: y -> z -> y",
-            "@Provide properties depend on each other in a cycle: me -> me",
-        ])
+        XCTAssertEqual(
+            expansion.diagnostics,
+            [
+                "@Provide properties depend on each other in a cycle: x -> y -> z -> x",
+                "@Provide properties depend on each other in a cycle: y -> z -> y",
+                "@Provide properties depend on each other in a cycle: me -> me",
+            ])
     }
 
     func testComponentOnEnumIsAnError() {
@@ -140,12 +144,12 @@ final class MacroDiagnosticTests: XCTestCase {
             }
             """,
             expandedSource: """
-            enum Services {
-                case a
-            }
-            """,
+                enum Services {
+                    case a
+                }
+                """,
             diagnostics: [
-                DiagnosticSpec(message: "@Component can only be applied to a struct or a class, not to an enum", line: 1, column: 1),
+                DiagnosticSpec(message: "@Component can only be applied to a struct or a class, not to an enum", line: 1, column: 1)
             ],
             macros: weaveDIMacros
         )
@@ -178,14 +182,16 @@ final class MacroDiagnosticTests: XCTestCase {
             }
             """
         )
-        XCTAssertEqual(expansion.diagnostics, [
-            "'.forever' is not a scope; use .transient, .singleton, .weak or .task",
-            "@Provide does not take an argument labelled 'lifetime'; the only argument is 'scope:'",
-            "@Provide cannot be applied to a static property; @Component generates the static accessor itself",
-            // The macro system itself rejects a peer macro on several bindings.
-            "peer macro can only be applied to a single variable",
-            "@Provide can only be applied to a stored property",
-        ])
+        XCTAssertEqual(
+            expansion.diagnostics,
+            [
+                "'.forever' is not a scope; use .transient, .singleton, .weak or .task",
+                "@Provide does not take an argument labelled 'lifetime'; the only argument is 'scope:'",
+                "@Provide cannot be applied to a static property; @Component generates the static accessor itself",
+                // The macro system itself rejects a peer macro on several bindings.
+                "peer macro can only be applied to a single variable",
+                "@Provide can only be applied to a stored property",
+            ])
         XCTAssertEqual(expansion.registrations, [], "invalid providers are not registered")
     }
 }

@@ -15,10 +15,12 @@ final class ProvideScopeExpansionTests: XCTestCase {
             """
         )
         XCTAssertEqual(expansion.diagnostics, [])
-        XCTAssertEqual(expansion.registrations, [
-            "container.register(Plain.self, scope: .transient)",
-            "container.register(Empty.self, scope: .transient)",
-        ])
+        XCTAssertEqual(
+            expansion.registrations,
+            [
+                "container.register(Plain.self, scope: .transient)",
+                "container.register(Empty.self, scope: .transient)",
+            ])
     }
 
     func testEachScopeMapsToTheSameProvideScopeCase() {
@@ -34,12 +36,14 @@ final class ProvideScopeExpansionTests: XCTestCase {
             """
         )
         XCTAssertEqual(expansion.diagnostics, [])
-        XCTAssertEqual(expansion.registrations, [
-            "container.register(T.self, scope: .transient)",
-            "container.register(S.self, scope: .singleton)",
-            "container.register(W.self, scope: .weak)",
-            "container.register(K.self, scope: .task)",
-        ])
+        XCTAssertEqual(
+            expansion.registrations,
+            [
+                "container.register(T.self, scope: .transient)",
+                "container.register(S.self, scope: .singleton)",
+                "container.register(W.self, scope: .weak)",
+                "container.register(K.self, scope: .task)",
+            ])
     }
 
     func testQualifiedScopeNamesAreAccepted() {
@@ -54,11 +58,13 @@ final class ProvideScopeExpansionTests: XCTestCase {
             """
         )
         XCTAssertEqual(expansion.diagnostics, [])
-        XCTAssertEqual(expansion.registrations, [
-            "container.register(S.self, scope: .singleton)",
-            "container.register(W.self, scope: .weak)",
-            "container.register(K.self, scope: .task)",
-        ])
+        XCTAssertEqual(
+            expansion.registrations,
+            [
+                "container.register(S.self, scope: .singleton)",
+                "container.register(W.self, scope: .weak)",
+                "container.register(K.self, scope: .task)",
+            ])
     }
 }
 #endif

@@ -17,10 +17,12 @@ final class RegistrationOrderTests: XCTestCase {
             """
         )
         XCTAssertEqual(expansion.diagnostics, [])
-        XCTAssertEqual(expansion.registrations, [
-            "container.register(UserRepository.self, scope: .transient)",
-            "container.register(UserService.self, scope: .singleton)",
-        ])
+        XCTAssertEqual(
+            expansion.registrations,
+            [
+                "container.register(UserRepository.self, scope: .transient)",
+                "container.register(UserService.self, scope: .singleton)",
+            ])
     }
 
     /// A chain declared back to front, with an unrelated provider in between:
@@ -38,12 +40,14 @@ final class RegistrationOrderTests: XCTestCase {
             """
         )
         XCTAssertEqual(expansion.diagnostics, [])
-        XCTAssertEqual(expansion.registrations, [
-            "container.register(A.self, scope: .transient)",
-            "container.register(B.self, scope: .transient)",
-            "container.register(C.self, scope: .transient)",
-            "container.register(Standalone.self, scope: .transient)",
-        ])
+        XCTAssertEqual(
+            expansion.registrations,
+            [
+                "container.register(A.self, scope: .transient)",
+                "container.register(B.self, scope: .transient)",
+                "container.register(C.self, scope: .transient)",
+                "container.register(Standalone.self, scope: .transient)",
+            ])
     }
 
     /// A provider with two dependencies, one of which also needs the other.
@@ -60,12 +64,14 @@ final class RegistrationOrderTests: XCTestCase {
             """
         )
         XCTAssertEqual(expansion.diagnostics, [])
-        XCTAssertEqual(expansion.registrations, [
-            "container.register(Base.self, scope: .transient)",
-            "container.register(Left.self, scope: .transient)",
-            "container.register(Right.self, scope: .transient)",
-            "container.register(Top.self, scope: .transient)",
-        ])
+        XCTAssertEqual(
+            expansion.registrations,
+            [
+                "container.register(Base.self, scope: .transient)",
+                "container.register(Left.self, scope: .transient)",
+                "container.register(Right.self, scope: .transient)",
+                "container.register(Top.self, scope: .transient)",
+            ])
     }
 
     /// Qualified mentions (`Self.x`, `TypeName.x`) are dependencies as well.
@@ -81,11 +87,13 @@ final class RegistrationOrderTests: XCTestCase {
             """
         )
         XCTAssertEqual(expansion.diagnostics, [])
-        XCTAssertEqual(expansion.registrations, [
-            "container.register(Second.self, scope: .transient)",
-            "container.register(Third.self, scope: .transient)",
-            "container.register(First.self, scope: .transient)",
-        ])
+        XCTAssertEqual(
+            expansion.registrations,
+            [
+                "container.register(Second.self, scope: .transient)",
+                "container.register(Third.self, scope: .transient)",
+                "container.register(First.self, scope: .transient)",
+            ])
     }
 
     /// `other.name` is a member of another value, not the provider `name`.
@@ -101,10 +109,12 @@ final class RegistrationOrderTests: XCTestCase {
         )
         XCTAssertEqual(expansion.diagnostics, [])
         XCTAssertEqual(expansion.factoryBody(of: "label"), "settings.name")
-        XCTAssertEqual(expansion.registrations, [
-            "container.register(String.self, scope: .transient)",
-            "container.register(String.self, scope: .transient)",
-        ])
+        XCTAssertEqual(
+            expansion.registrations,
+            [
+                "container.register(String.self, scope: .transient)",
+                "container.register(String.self, scope: .transient)",
+            ])
         XCTAssertLessThan(
             try XCTUnwrap(expansion.source.range(of: "_weaveDIMake_label(in: container)\n")).lowerBound,
             try XCTUnwrap(expansion.source.range(of: "_weaveDIMake_name(in: container)\n")).lowerBound,

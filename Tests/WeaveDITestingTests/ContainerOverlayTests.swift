@@ -82,8 +82,12 @@ private final class CacheProbeHolder: @unchecked Sendable {
     }
 
     @Test func overlaysNest() {
-        withContainerOverlay { $0.register((any NestedService).self) { DepthService(depth: 1) } } operation: {
-            withContainerOverlay { $0.register((any NestedService).self) { DepthService(depth: 2) } } operation: {
+        withContainerOverlay {
+            $0.register((any NestedService).self) { DepthService(depth: 1) }
+        } operation: {
+            withContainerOverlay {
+                $0.register((any NestedService).self) { DepthService(depth: 2) }
+            } operation: {
                 #expect(UnifiedDI.resolve((any NestedService).self)?.depth == 2)
                 UnifiedDI.release((any NestedService).self)
                 #expect(UnifiedDI.resolve((any NestedService).self)?.depth == 1)

@@ -79,7 +79,8 @@ final class ChurnStressTests: DITestCase {
         XCTAssertEqual(misses.load(ordering: .sequentiallyConsistent), 0, "stable key went missing")
         XCTAssertEqual(reads.load(ordering: .sequentiallyConsistent), readsPerReader * readerCount)
         XCTAssertGreaterThanOrEqual(writerRounds.load(ordering: .sequentiallyConsistent), 4)
-        print("stress: \(readsPerReader * readerCount) reads by \(readerCount) threads during "
-            + "\(writerRounds.load(ordering: .sequentiallyConsistent)) writer rounds over \(churnKeys.count) keys")
+        print(
+            "stress: \(readsPerReader * readerCount) reads by \(readerCount) threads during "
+                + "\(writerRounds.load(ordering: .sequentiallyConsistent)) writer rounds over \(churnKeys.count) keys")
     }
 }

@@ -26,8 +26,8 @@ private enum ComponentFixtures {
 
     @Component
     struct UserComponent {
-      @Provide var repository: UserRepository = UserRepositoryImpl()
-      @Provide(scope: .singleton) var service: UserService = UserServiceImpl(repository: repository)
+        @Provide var repository: UserRepository = UserRepositoryImpl()
+        @Provide(scope: .singleton) var service: UserService = UserServiceImpl(repository: repository)
     }
 
     /// The same providers declared in the opposite order.

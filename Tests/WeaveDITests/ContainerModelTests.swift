@@ -467,7 +467,9 @@ private final class ModelRun {
         switch kind {
         case .eager:
             let factory: @Sendable () -> ModelService<M> = { ModelService(tag: tag) }
-            let made = isLive ? UnifiedDI.register(ModelService<M>.self, factory: factory)
+            let made =
+                isLive
+                ? UnifiedDI.register(ModelService<M>.self, factory: factory)
                 : container.register(ModelService<M>.self, factory: factory)
             instance = made.serial
         case .instance:
@@ -475,12 +477,13 @@ private final class ModelRun {
             container.register(ModelService<M>.self, instance: made)
             instance = made.serial
         case .singleton, .transient, .weak, .task:
-            let scope: ProvideScope = switch kind {
-            case .singleton: .singleton
-            case .transient: .transient
-            case .weak: .weak
-            default: .task
-            }
+            let scope: ProvideScope =
+                switch kind {
+                case .singleton: .singleton
+                case .transient: .transient
+                case .weak: .weak
+                default: .task
+                }
             if isLive {
                 UnifiedDI.register(ModelService<M>.self, scope: scope) { ModelService(tag: tag) }
             } else {
@@ -503,7 +506,9 @@ private final class ModelRun {
             observed = value.map { .instance(tag: $0.tag, serial: $0.serial) } ?? .none
         case .resolveThrowing:
             do throws(DIError) {
-                let found = isLive ? try UnifiedDI.resolveThrowing(ModelService<M>.self)
+                let found =
+                    isLive
+                    ? try UnifiedDI.resolveThrowing(ModelService<M>.self)
                     : try container.resolveThrowing(ModelService<M>.self)
                 value = found
                 observed = .instance(tag: found.tag, serial: found.serial)
@@ -525,12 +530,13 @@ private final class ModelRun {
     private func read<M: ModelMarker>(_ marker: M.Type, type: Int, _ how: InjectedRead, keep: Bool) {
         let expected = model.expectInjected(type: type, how)
         let before = modelSerials.load(ordering: .relaxed)
-        let value: ModelService<M>? = switch how {
-        case .subscriptKey: InjectedValues.current[ModelKey<M>.self]
-        case .keyType: ModelHolder<M>().byKeyType
-        case .keyPath: ModelHolder<M>().byKeyPath
-        case .optionalType: ModelHolder<M>().byType
-        }
+        let value: ModelService<M>? =
+            switch how {
+            case .subscriptKey: InjectedValues.current[ModelKey<M>.self]
+            case .keyType: ModelHolder<M>().byKeyType
+            case .keyPath: ModelHolder<M>().byKeyPath
+            case .optionalType: ModelHolder<M>().byType
+            }
         let observed: Observed = value.map { .instance(tag: $0.tag, serial: $0.serial) } ?? .none
         guard agree(expected, observed, builtAfter: before, nilAllowed: true) else { return }
         if let value {
@@ -556,7 +562,9 @@ private final class ModelRun {
         visible[type] = (value.tag, value.serial)
         model.overrides.append(visible)
         depth += 1
-        withInjectedValues { $0[ModelKey<M>.self] = value } operation: {
+        withInjectedValues {
+            $0[ModelKey<M>.self] = value
+        } operation: {
             execute(&index, closing: .override)
         }
         depth -= 1

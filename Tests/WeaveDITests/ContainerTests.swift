@@ -1,5 +1,6 @@
-@testable import WeaveDI
 import XCTest
+
+@testable import WeaveDI
 
 final class ContainerTests: DITestCase {
     func testAssigningLiveIsSeenByUnifiedDI() {

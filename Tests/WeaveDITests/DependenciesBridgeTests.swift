@@ -56,7 +56,9 @@ final class DependenciesBridgeTests: DITestCase {
     }
 
     func testWithInjectedValuesOverrideIsSeenByDependency() {
-        withInjectedValues { $0.bridgeService = NamedBridgeService(name: "injected override") } operation: {
+        withInjectedValues {
+            $0.bridgeService = NamedBridgeService(name: "injected override")
+        } operation: {
             XCTAssertEqual(BridgeFeature().viaDependencies.name, "injected override")
             XCTAssertEqual(BridgeFeature().viaWeaveDI.name, "injected override")
         }

@@ -3,8 +3,14 @@ import Logging
 import WeaveDI
 import XCTest
 
-private final class CycleA: Sendable { let b: CycleB?; init(b: CycleB?) { self.b = b } }
-private final class CycleB: Sendable { let a: CycleA?; init(a: CycleA?) { self.a = a } }
+private final class CycleA: Sendable {
+    let b: CycleB?
+    init(b: CycleB?) { self.b = b }
+}
+private final class CycleB: Sendable {
+    let a: CycleA?
+    init(a: CycleA?) { self.a = a }
+}
 
 final class DiagnosticsTests: DITestCase {
     private var saved: Logging.Logger?

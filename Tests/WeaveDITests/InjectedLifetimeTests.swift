@@ -1,7 +1,8 @@
 import Dispatch
 import Synchronization
-@testable import WeaveDI
 import XCTest
+
+@testable import WeaveDI
 
 #if canImport(Glibc)
 import Glibc
@@ -54,7 +55,8 @@ private func residentBytes() -> Int {
     #if canImport(Glibc)
     guard let file = fopen("/proc/self/statm", "r") else { return 0 }
     defer { fclose(file) }
-    var size = 0, resident = 0
+    var size = 0
+    var resident = 0
     _ = withUnsafeMutablePointer(to: &size) { s in
         withUnsafeMutablePointer(to: &resident) { r in
             withVaList([s, r]) { vfscanf(file, "%ld %ld", $0) }
@@ -112,7 +114,7 @@ final class InjectedLifetimeTests: DITestCase {
         let count = 100_000
         var holders: [EngineHolder] = []
         holders.reserveCapacity(count)
-        for _ in 0..<100 { _ = EngineHolder().byKeyPath } // make the slots
+        for _ in 0..<100 { _ = EngineHolder().byKeyPath }  // make the slots
         let before = residentBytes()
         for _ in 0..<count {
             let holder = EngineHolder()

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-@testable import WeaveDI
 import XCTest
+
+@testable import WeaveDI
 
 private protocol Greeting: Sendable { var text: String { get } }
 private struct Hello: Greeting { let text: String }
@@ -72,7 +73,9 @@ final class InjectedTests: DITestCase {
         XCTAssertEqual(reader.byKeyPath.text, "test")
         UnifiedDI.register(Greeting.self) { Hello(text: "registered") }
         XCTAssertEqual(reader.byKeyPath.text, "registered")
-        withInjectedValues { $0.greeting = Hello(text: "override") } operation: {
+        withInjectedValues {
+            $0.greeting = Hello(text: "override")
+        } operation: {
             XCTAssertEqual(reader.byKeyPath.text, "override")
             XCTAssertEqual(reader.byKeyType.text, "override")
             XCTAssertEqual(reader.byType.text, "override")
@@ -106,17 +109,25 @@ final class InjectedTests: DITestCase {
 
     func testNestedScopesStackAndRevertEvenOnThrow() {
         struct Boom: Error {}
-        withInjectedValues { $0.greeting = Hello(text: "outer") } operation: {
+        withInjectedValues {
+            $0.greeting = Hello(text: "outer")
+        } operation: {
             XCTAssertEqual(InjectedValues.current.greeting.text, "outer")
-            withInjectedValues { $0.liveOnly = 5 } operation: {
+            withInjectedValues {
+                $0.liveOnly = 5
+            } operation: {
                 XCTAssertEqual(InjectedValues.current.greeting.text, "outer", "outer override lost in inner scope")
                 XCTAssertEqual(InjectedValues.current.liveOnly, 5)
-                withInjectedValues { $0.greeting = Hello(text: "inner") } operation: {
+                withInjectedValues {
+                    $0.greeting = Hello(text: "inner")
+                } operation: {
                     XCTAssertEqual(InjectedValues.current.greeting.text, "inner")
                 }
             }
             XCTAssertEqual(InjectedValues.current.liveOnly, 17)
-            let result: Void? = try? withInjectedValues { $0.greeting = Hello(text: "thrown") } operation: {
+            let result: Void? = try? withInjectedValues {
+                $0.greeting = Hello(text: "thrown")
+            } operation: {
                 throw Boom()
             }
             XCTAssertNil(result)
@@ -127,7 +138,9 @@ final class InjectedTests: DITestCase {
     }
 
     func testChildTasksInheritOverrides() async {
-        await withInjectedValues { $0.greeting = Hello(text: "parent") } operation: {
+        await withInjectedValues {
+            $0.greeting = Hello(text: "parent")
+        } operation: {
             async let child = InjectedValues.current.greeting.text
             let fromGroup = await withTaskGroup(of: String.self) { group in
                 group.addTask { GreetingReader().byKeyPath.text }
@@ -144,7 +157,9 @@ final class InjectedTests: DITestCase {
         let mismatches = await withTaskGroup(of: Int.self) { group in
             for i in 0..<500 {
                 group.addTask {
-                    await withInjectedValues { $0.greeting = Hello(text: "task \(i)") } operation: {
+                    await withInjectedValues {
+                        $0.greeting = Hello(text: "task \(i)")
+                    } operation: {
                         var wrong = 0
                         for _ in 0..<20 {
                             if reader.byKeyPath.text != "task \(i)" { wrong += 1 }
@@ -212,14 +227,18 @@ final class InjectedTests: DITestCase {
         let inside = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            withInjectedValues { $0.greeting = Hello(text: "elsewhere") } operation: {
+            withInjectedValues {
+                $0.greeting = Hello(text: "elsewhere")
+            } operation: {
                 inside.signal()
                 release.wait()
             }
         }
         inside.wait()
         XCTAssertEqual(reader.byKeyPath.text, "test")
-        withInjectedValues { $0.greeting = Hello(text: "here") } operation: {
+        withInjectedValues {
+            $0.greeting = Hello(text: "here")
+        } operation: {
             XCTAssertEqual(reader.byKeyPath.text, "here")
         }
         release.signal()

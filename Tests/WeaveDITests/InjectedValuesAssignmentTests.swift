@@ -46,7 +46,9 @@ final class InjectedValuesAssignmentTests: XCTestCase {
     }
 
     func testAssigningInsideAScopeLeavesTheScopesOverridesOut() {
-        withInjectedValues { $0.label = Label(text: "scoped") } operation: {
+        withInjectedValues {
+            $0.label = Label(text: "scoped")
+        } operation: {
             var values = InjectedValues.current
             XCTAssertEqual(values.label, Label(text: "scoped"))
             values.count = Count(value: 7)
@@ -59,7 +61,9 @@ final class InjectedValuesAssignmentTests: XCTestCase {
     }
 
     func testReassigningAnInheritedKeyOnTheCopyRegistersIt() {
-        withInjectedValues { $0.label = Label(text: "scoped") } operation: {
+        withInjectedValues {
+            $0.label = Label(text: "scoped")
+        } operation: {
             var values = InjectedValues.current
             values.label = Label(text: "assigned")
             InjectedValues.current = values

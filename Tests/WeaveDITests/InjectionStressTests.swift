@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-@testable import WeaveDI
 import XCTest
+
+@testable import WeaveDI
 
 private protocol Stock: Sendable { var serial: Int { get } }
 private final class StockImpl: Stock {
@@ -93,7 +94,9 @@ final class InjectionStressTests: DITestCase {
                         wrong.add(1, ordering: .relaxed)
                     }
                     if index % 64 == reader {
-                        withInjectedValues { $0.stock = StockImpl(serial: -7) } operation: {
+                        withInjectedValues {
+                            $0.stock = StockImpl(serial: -7)
+                        } operation: {
                             if holder.byKeyPath.serial != -7 { wrong.add(1, ordering: .relaxed) }
                         }
                     }

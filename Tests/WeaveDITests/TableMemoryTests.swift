@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WeaveDI
 
 #if canImport(Glibc)
@@ -34,7 +35,8 @@ import Glibc
         #if canImport(Glibc)
         guard let file = fopen("/proc/self/statm", "r") else { return 0 }
         defer { fclose(file) }
-        var size = 0, resident = 0
+        var size = 0
+        var resident = 0
         _ = withUnsafeMutablePointer(to: &size) { s in
             withUnsafeMutablePointer(to: &resident) { r in
                 withVaList([s, r]) { vfscanf(file, "%ld %ld", $0) }

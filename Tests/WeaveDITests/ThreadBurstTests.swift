@@ -151,9 +151,10 @@ final class ThreadBurstTests: DITestCase {
         let recordLess = results.filter { !$0.ownedRecord }.count
         let mostRecords = results.map(\.recordsSeen).max() ?? 0
         let recordsAfter = weave_debug_epoch_records()
-        print("thread burst: \(threadCount) threads, \(reads) reads, \(wrong) wrong; "
-            + "\(threadCount - recordLess) owned a record, \(recordLess) did not; "
-            + "\(mostRecords) records at most, \(recordsAfter) after (bound \(bound))")
+        print(
+            "thread burst: \(threadCount) threads, \(reads) reads, \(wrong) wrong; "
+                + "\(threadCount - recordLess) owned a record, \(recordLess) did not; "
+                + "\(mostRecords) records at most, \(recordsAfter) after (bound \(bound))")
         XCTAssertEqual(wrong, 0, "wrong or missing reads")
         XCTAssertEqual(reads, threadCount * 2 * 9 + 2 * 2 * (threadCount / 50))
         XCTAssertLessThanOrEqual(mostRecords, bound, "epoch records registered during the burst")

@@ -1,11 +1,12 @@
-#if SwiftDependencies
-import Dependencies
-#endif
 import InMemoryLogging
 import Logging
 import Synchronization
 import WeaveDI
 import XCTest
+
+#if SwiftDependencies
+import Dependencies
+#endif
 
 // Code written against the published WeaveDI (3.1-3.3), used the way its
 // documentation and its own tests use it. A plain `import WeaveDI`, never
@@ -88,8 +89,14 @@ final class ConditionalRegistrationTests: UpstreamTestCase {
         let chosen = UnifiedDI.Conditional.registerIf(
             UserService.self,
             condition: true,
-            factory: { ran.withLock { $0.append("factory") }; return UserServiceImpl() },
-            fallback: { ran.withLock { $0.append("fallback") }; return MockUserService() }
+            factory: {
+                ran.withLock { $0.append("factory") }
+                return UserServiceImpl()
+            },
+            fallback: {
+                ran.withLock { $0.append("fallback") }
+                return MockUserService()
+            }
         )
         XCTAssertEqual(chosen.getUser(id: "123"), "user_123")
         XCTAssertEqual(UnifiedDI.resolve(UserService.self)?.getUser(id: "123"), "user_123")
@@ -99,8 +106,14 @@ final class ConditionalRegistrationTests: UpstreamTestCase {
         let fallback = UnifiedDI.Conditional.registerIf(
             UserService.self,
             condition: false,
-            factory: { ran.withLock { $0.append("factory") }; return UserServiceImpl() },
-            fallback: { ran.withLock { $0.append("fallback") }; return MockUserService() }
+            factory: {
+                ran.withLock { $0.append("factory") }
+                return UserServiceImpl()
+            },
+            fallback: {
+                ran.withLock { $0.append("fallback") }
+                return MockUserService()
+            }
         )
         XCTAssertEqual(fallback.getUser(id: "123"), "mock_user_123")
         XCTAssertEqual(UnifiedDI.resolve(UserService.self)?.getUser(id: "123"), "mock_user_123")

@@ -110,46 +110,58 @@ public func peerPaths(tableSize: Int) -> [BenchPath] {
     for (scope, scopeName, scopeID) in [(ObjectScope.container, "container scope", "container"), (.transient, "transient", "transient")] {
         for synchronized in [false, true] {
             let box = SwinjectBox(scope: scope, synchronized: synchronized, tableKeys: tableKeys)
-            paths.append(BenchPath(
-                id: "swinject.\(scopeID)\(synchronized ? ".sync" : "")",
-                label: "Swinject resolve, \(scopeName)\(synchronized ? ", .synchronize()" : "")",
-                group: "peer:swinject",
-                multiThread: synchronized,
-                costScale: 10,
-                run: { n in
-                    let resolver = box.resolver
-                    for _ in 0..<n { consume(resolver.resolve(BenchService.self)) }
-                }))
+            paths.append(
+                BenchPath(
+                    id: "swinject.\(scopeID)\(synchronized ? ".sync" : "")",
+                    label: "Swinject resolve, \(scopeName)\(synchronized ? ", .synchronize()" : "")",
+                    group: "peer:swinject",
+                    multiThread: synchronized,
+                    costScale: 10,
+                    run: { n in
+                        let resolver = box.resolver
+                        for _ in 0..<n { consume(resolver.resolve(BenchService.self)) }
+                    }))
         }
     }
     let handlerBox = SwinjectHandlerBox()
-    paths.append(BenchPath(
-        id: "swinject.handler", label: "handler, Swinject graph over container-scope services",
-        group: "peer:swinject", costScale: 10,
-        run: { n in for _ in 0..<n { consume(handlerBox.resolver.resolve(SwinjectHandler.self)!.handle()) } }))
-    paths.append(BenchPath(
-        id: "dependencies.handler", label: "handler, 3 swift-dependencies @Dependency",
-        group: "peer:swift-dependencies",
-        run: { n in for _ in 0..<n { consume(DependencyHandler().handle()) } }))
+    paths.append(
+        BenchPath(
+            id: "swinject.handler", label: "handler, Swinject graph over container-scope services",
+            group: "peer:swinject", costScale: 10,
+            run: { n in for _ in 0..<n { consume(handlerBox.resolver.resolve(SwinjectHandler.self)!.handle()) } }))
+    paths.append(
+        BenchPath(
+            id: "dependencies.handler", label: "handler, 3 swift-dependencies @Dependency",
+            group: "peer:swift-dependencies",
+            run: { n in for _ in 0..<n { consume(DependencyHandler().handle()) } }))
     let consumer = DependencyConsumer()
-    paths.append(BenchPath(
-        id: "dependencies.read", label: "swift-dependencies @Dependency read", group: "peer:swift-dependencies",
-        run: { n in for _ in 0..<n { consume(consumer.service) } }))
-    paths.append(BenchPath(
-        id: "dependencies.withdependencies.read", label: "@Dependency read inside withDependencies",
-        group: "peer:swift-dependencies",
-        run: { n in
-            withDependencies { $0.benchService = Floor.service } operation: {
-                for _ in 0..<n { consume(consumer.service) }
-            }
-        }))
-    paths.append(BenchPath(
-        id: "dependencies.withdependencies.scope", label: "withDependencies { override } + 1 read",
-        group: "peer:swift-dependencies", costScale: 10,
-        run: { n in
-            for _ in 0..<n {
-                withDependencies { $0.benchService = Floor.service } operation: { consume(consumer.service) }
-            }
-        }))
+    paths.append(
+        BenchPath(
+            id: "dependencies.read", label: "swift-dependencies @Dependency read", group: "peer:swift-dependencies",
+            run: { n in for _ in 0..<n { consume(consumer.service) } }))
+    paths.append(
+        BenchPath(
+            id: "dependencies.withdependencies.read", label: "@Dependency read inside withDependencies",
+            group: "peer:swift-dependencies",
+            run: { n in
+                withDependencies {
+                    $0.benchService = Floor.service
+                } operation: {
+                    for _ in 0..<n { consume(consumer.service) }
+                }
+            }))
+    paths.append(
+        BenchPath(
+            id: "dependencies.withdependencies.scope", label: "withDependencies { override } + 1 read",
+            group: "peer:swift-dependencies", costScale: 10,
+            run: { n in
+                for _ in 0..<n {
+                    withDependencies {
+                        $0.benchService = Floor.service
+                    } operation: {
+                        consume(consumer.service)
+                    }
+                }
+            }))
     return paths
 }

@@ -1,3 +1,4 @@
+import Synchronization
 import WeaveDI
 
 /// Many distinct types from one recursive generic: Nest<T>, Nest<Nest<T>>, ...
@@ -58,8 +59,6 @@ public func makeNestKeys(count: Int, chain: Int = 0) -> [any NestKey] {
 
 public enum NestMarker {}
 public enum FreshNestMarker {}
-
-import Synchronization
 
 private struct NestCache: @unchecked Sendable {
     var keys: [any NestKey] = []

@@ -75,102 +75,125 @@ public func weaveDIPaths(tableSize: Int) -> [BenchPath] {
     for optimized in [true, false] {
         let suffix = optimized ? "" : ".swift"
         let backend = optimized ? "C path" : "Swift baseline"
-        paths.append(BenchPath(
-            id: "unifieddi.resolve\(suffix)", label: "UnifiedDI.resolve (\(backend))", group: "resolve",
-            optimization: optimized,
-            run: { n in for _ in 0..<n { consume(UnifiedDI.resolve(BenchService.self)) } }))
-        paths.append(BenchPath(
-            id: "container.resolve\(suffix)", label: "Container.live.resolve (\(backend))", group: "resolve",
-            optimization: optimized,
-            run: { n in for _ in 0..<n { consume(live.resolve(BenchService.self)) } }))
-        paths.append(BenchPath(
-            id: "inject\(suffix)", label: "@Inject var s: S? (\(backend))", group: "wrappers",
-            optimization: optimized,
-            run: { n in for _ in 0..<n { consume(deprecatedReads.inject(consumers)) } }))
+        paths.append(
+            BenchPath(
+                id: "unifieddi.resolve\(suffix)", label: "UnifiedDI.resolve (\(backend))", group: "resolve",
+                optimization: optimized,
+                run: { n in for _ in 0..<n { consume(UnifiedDI.resolve(BenchService.self)) } }))
+        paths.append(
+            BenchPath(
+                id: "container.resolve\(suffix)", label: "Container.live.resolve (\(backend))", group: "resolve",
+                optimization: optimized,
+                run: { n in for _ in 0..<n { consume(live.resolve(BenchService.self)) } }))
+        paths.append(
+            BenchPath(
+                id: "inject\(suffix)", label: "@Inject var s: S? (\(backend))", group: "wrappers",
+                optimization: optimized,
+                run: { n in for _ in 0..<n { consume(deprecatedReads.inject(consumers)) } }))
         if !tableKeys.isEmpty {
             let count = tableKeys.count
-            paths.append(BenchPath(
-                id: "unifieddi.resolve.rotating\(suffix)",
-                label: "UnifiedDI.resolve, all \(count) Nest types in turn (\(backend))", group: "resolve",
-                optimization: optimized,
-                run: { n in
-                    var index = 0
-                    for _ in 0..<n {
-                        consume(tableKeys[index].resolve())
-                        index += 1
-                        if index == count { index = 0 }
-                    }
-                }))
+            paths.append(
+                BenchPath(
+                    id: "unifieddi.resolve.rotating\(suffix)",
+                    label: "UnifiedDI.resolve, all \(count) Nest types in turn (\(backend))", group: "resolve",
+                    optimization: optimized,
+                    run: { n in
+                        var index = 0
+                        for _ in 0..<n {
+                            consume(tableKeys[index].resolve())
+                            index += 1
+                            if index == count { index = 0 }
+                        }
+                    }))
         }
     }
-    paths.append(BenchPath(
-        id: "safeinject", label: "@SafeInject var s: S?", group: "wrappers",
-        run: { n in for _ in 0..<n { consume(deprecatedReads.safeInject(consumers)) } }))
-    paths.append(BenchPath(
-        id: "injected.keypath", label: "@Injected(\\.key)", group: "wrappers",
-        run: { n in for _ in 0..<n { consume(consumers.byKeyPath) } }))
-    paths.append(BenchPath(
-        id: "injected.keytype", label: "@Injected(Key.self)", group: "wrappers",
-        run: { n in for _ in 0..<n { consume(consumers.byKeyType) } }))
-    paths.append(BenchPath(
-        id: "injected.type", label: "@Injected var s: S", group: "wrappers",
-        run: { n in for _ in 0..<n { consume(consumers.byType) } }))
-    paths.append(BenchPath(
-        id: "injected.optional", label: "@Injected var s: S?", group: "wrappers",
-        run: { n in for _ in 0..<n { consume(consumers.byOptionalType) } }))
-    paths.append(BenchPath(
-        id: "factory", label: "@Factory (new instance per read)", group: "wrappers",
-        run: { n in for _ in 0..<n { consume(consumers.factory) } }))
-    paths.append(BenchPath(
-        id: "withinjectedvalues.read", label: "@Injected(\\.key) read inside withInjectedValues", group: "overrides",
-        run: { n in
-            withInjectedValues { $0.benchService = Floor.service } operation: {
-                for _ in 0..<n { consume(consumers.byKeyPath) }
-            }
-        }))
-    paths.append(BenchPath(
-        id: "withinjectedvalues.scope", label: "withInjectedValues { override } + 1 read", group: "overrides",
-        costScale: 10,
-        run: { n in
-            for _ in 0..<n {
-                withInjectedValues { $0.benchService = Floor.service } operation: { consume(consumers.byKeyPath) }
-            }
-        }))
+    paths.append(
+        BenchPath(
+            id: "safeinject", label: "@SafeInject var s: S?", group: "wrappers",
+            run: { n in for _ in 0..<n { consume(deprecatedReads.safeInject(consumers)) } }))
+    paths.append(
+        BenchPath(
+            id: "injected.keypath", label: "@Injected(\\.key)", group: "wrappers",
+            run: { n in for _ in 0..<n { consume(consumers.byKeyPath) } }))
+    paths.append(
+        BenchPath(
+            id: "injected.keytype", label: "@Injected(Key.self)", group: "wrappers",
+            run: { n in for _ in 0..<n { consume(consumers.byKeyType) } }))
+    paths.append(
+        BenchPath(
+            id: "injected.type", label: "@Injected var s: S", group: "wrappers",
+            run: { n in for _ in 0..<n { consume(consumers.byType) } }))
+    paths.append(
+        BenchPath(
+            id: "injected.optional", label: "@Injected var s: S?", group: "wrappers",
+            run: { n in for _ in 0..<n { consume(consumers.byOptionalType) } }))
+    paths.append(
+        BenchPath(
+            id: "factory", label: "@Factory (new instance per read)", group: "wrappers",
+            run: { n in for _ in 0..<n { consume(consumers.factory) } }))
+    paths.append(
+        BenchPath(
+            id: "withinjectedvalues.read", label: "@Injected(\\.key) read inside withInjectedValues", group: "overrides",
+            run: { n in
+                withInjectedValues {
+                    $0.benchService = Floor.service
+                } operation: {
+                    for _ in 0..<n { consume(consumers.byKeyPath) }
+                }
+            }))
+    paths.append(
+        BenchPath(
+            id: "withinjectedvalues.scope", label: "withInjectedValues { override } + 1 read", group: "overrides",
+            costScale: 10,
+            run: { n in
+                for _ in 0..<n {
+                    withInjectedValues {
+                        $0.benchService = Floor.service
+                    } operation: {
+                        consume(consumers.byKeyPath)
+                    }
+                }
+            }))
     // A server that overrides per request, or a test run with overlays,
     // keeps a scope open somewhere at all times: reads on threads outside
     // any scope must stay cheap then too.
     for (kind, label) in [("override", "a withInjectedValues scope"), ("overlay", "a container overlay")] {
         let elsewhere = ScopeHeldElsewhere(overlay: kind == "overlay")
-        paths.append(BenchPath(
-            id: "elsewhere.\(kind).injected", label: "@Injected(\\.key), \(label) open on another thread",
-            group: "overrides",
-            prepare: { _ in elsewhere.open() },
-            run: { n in for _ in 0..<n { consume(consumers.byKeyPath) } },
-            cleanup: { _ in elsewhere.close() }))
-        paths.append(BenchPath(
-            id: "elsewhere.\(kind).resolve", label: "UnifiedDI.resolve, \(label) open on another thread",
-            group: "overrides",
-            prepare: { _ in elsewhere.open() },
-            run: { n in for _ in 0..<n { consume(UnifiedDI.resolve(BenchService.self)) } },
-            cleanup: { _ in elsewhere.close() }))
+        paths.append(
+            BenchPath(
+                id: "elsewhere.\(kind).injected", label: "@Injected(\\.key), \(label) open on another thread",
+                group: "overrides",
+                prepare: { _ in elsewhere.open() },
+                run: { n in for _ in 0..<n { consume(consumers.byKeyPath) } },
+                cleanup: { _ in elsewhere.close() }))
+        paths.append(
+            BenchPath(
+                id: "elsewhere.\(kind).resolve", label: "UnifiedDI.resolve, \(label) open on another thread",
+                group: "overrides",
+                prepare: { _ in elsewhere.open() },
+                run: { n in for _ in 0..<n { consume(UnifiedDI.resolve(BenchService.self)) } },
+                cleanup: { _ in elsewhere.close() }))
     }
     let fresh = makeNestKeys(count: freshKeyCount, chain: 1)
-    paths.append(BenchPath(
-        id: "register.replace", label: "UnifiedDI.register (eager, replaces)", group: "registration",
-        multiThread: false, costScale: 100,
-        run: { n in for _ in 0..<n { UnifiedDI.register(LazyServiceImpl.self) { LazyServiceImpl() } } },
-        cleanup: { _ in UnifiedDI.release(LazyServiceImpl.self) }))
-    paths.append(BenchPath(
-        id: "register.lazy.new", label: "UnifiedDI.register(scope: .singleton), new type", group: "registration",
-        multiThread: false, costScale: 100,
-        run: { n in for index in 0..<min(n, fresh.count) { fresh[index].registerLazy() } },
-        cleanup: { n in for index in 0..<min(n, fresh.count) { fresh[index].release() } }))
-    paths.append(BenchPath(
-        id: "resolve.lazy.first", label: "first resolve of a lazy singleton", group: "registration",
-        multiThread: false, costScale: 100,
-        prepare: { n in for index in 0..<min(n, fresh.count) { fresh[index].registerLazy() } },
-        run: { n in for index in 0..<min(n, fresh.count) { consume(fresh[index].resolve()) } },
-        cleanup: { n in for index in 0..<min(n, fresh.count) { fresh[index].release() } }))
+    paths.append(
+        BenchPath(
+            id: "register.replace", label: "UnifiedDI.register (eager, replaces)", group: "registration",
+            multiThread: false, costScale: 100,
+            run: { n in for _ in 0..<n { UnifiedDI.register(LazyServiceImpl.self) { LazyServiceImpl() } } },
+            cleanup: { _ in UnifiedDI.release(LazyServiceImpl.self) }))
+    paths.append(
+        BenchPath(
+            id: "register.lazy.new", label: "UnifiedDI.register(scope: .singleton), new type", group: "registration",
+            multiThread: false, costScale: 100,
+            run: { n in for index in 0..<min(n, fresh.count) { fresh[index].registerLazy() } },
+            cleanup: { n in for index in 0..<min(n, fresh.count) { fresh[index].release() } }))
+    paths.append(
+        BenchPath(
+            id: "resolve.lazy.first", label: "first resolve of a lazy singleton", group: "registration",
+            multiThread: false, costScale: 100,
+            prepare: { n in for index in 0..<min(n, fresh.count) { fresh[index].registerLazy() } },
+            run: { n in for index in 0..<min(n, fresh.count) { consume(fresh[index].resolve()) } },
+            cleanup: { n in for index in 0..<min(n, fresh.count) { fresh[index].release() } }))
     return paths
 }
 
@@ -211,9 +234,18 @@ final class ScopeHeldElsewhere: @unchecked Sendable {
     func open() {
         DispatchQueue(label: "scope held elsewhere").async { [self] in
             if overlay {
-                withContainerOverlay { _ in } operation: { entered.signal(); leave.wait() }
+                withContainerOverlay { _ in
+                } operation: {
+                    entered.signal()
+                    leave.wait()
+                }
             } else {
-                withInjectedValues { $0.benchService = Floor.service } operation: { entered.signal(); leave.wait() }
+                withInjectedValues {
+                    $0.benchService = Floor.service
+                } operation: {
+                    entered.signal()
+                    leave.wait()
+                }
             }
             left.signal()
         }

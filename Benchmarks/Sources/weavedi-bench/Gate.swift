@@ -1,3 +1,6 @@
+import WeaveDI
+import WeaveDIBenchPaths
+
 // The performance gate (scripts/perf-gate.sh): `weavedi-bench gate run` is
 // the workload, run under
 //   valgrind --tool=callgrind --compress-strings=no --collect-atstart=no \
@@ -13,8 +16,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import WeaveDI
-import WeaveDIBenchPaths
 
 @inline(never)
 @_silgen_name("weavedi_gate_measured")
@@ -122,7 +123,9 @@ struct GateLimit {
 func readThresholds(_ path: String) -> [String: [String: GateLimit]]? {
     guard let lines = readLines(path) else { return nil }
     var sections: [String: [String: GateLimit]] = [:]
-    var section = "", key = "", measured = 0.0
+    var section = ""
+    var key = ""
+    var measured = 0.0
     for line in lines {
         let indent = line.prefix { $0 == " " }.count
         guard let (name, rest) = jsonMember(line.dropFirst(indent)) else { continue }
@@ -142,13 +145,21 @@ func readThresholds(_ path: String) -> [String: [String: GateLimit]]? {
 /// `"name": rest` -> (name unescaped, rest).
 func jsonMember(_ text: Substring) -> (String, Substring)? {
     guard text.first == "\"" else { return nil }
-    var name = "", escaped = false, index = text.index(after: text.startIndex)
+    var name = ""
+    var escaped = false
+    var index = text.index(after: text.startIndex)
     while index < text.endIndex {
         let character = text[index]
-        if escaped { name.append(character); escaped = false }
-        else if character == "\\" { escaped = true }
-        else if character == "\"" { break }
-        else { name.append(character) }
+        if escaped {
+            name.append(character)
+            escaped = false
+        } else if character == "\\" {
+            escaped = true
+        } else if character == "\"" {
+            break
+        } else {
+            name.append(character)
+        }
         index = text.index(after: index)
     }
     guard index < text.endIndex else { return nil }
@@ -164,7 +175,8 @@ func rounded(_ value: Double, _ decimals: Int) -> Double {
     return (value * scale).rounded() / scale
 }
 func jsonQuoted(_ text: String) -> String {
-    "\"" + text.split(separator: "\\", omittingEmptySubsequences: false).joined(separator: "\\\\")
+    "\""
+        + text.split(separator: "\\", omittingEmptySubsequences: false).joined(separator: "\\\\")
         .split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\\\"") + "\""
 }
 
@@ -196,11 +208,13 @@ func gateEvaluate(record: Bool, directory: String, thresholds path: String, head
             }
             return "  \(jsonQuoted(name)): {\n" + body.joined(separator: ",\n") + "\n  }"
         }
-        let comment = "Instructions per operation (valgrind --tool=callgrind, 1 thread) and same-run ratios. "
+        let comment =
+            "Instructions per operation (valgrind --tool=callgrind, 1 thread) and same-run ratios. "
             + "'max' is the limit scripts/perf-gate.sh enforces; 'measured' is what --record saw "
             + "(max = measured x \(headroom)). Re-record with scripts/perf-gate.sh --record after an "
             + "intended change, and review the diff."
-        let text = "{\n  \"_comment\": \(jsonQuoted(comment)),\n"
+        let text =
+            "{\n  \"_comment\": \(jsonQuoted(comment)),\n"
             + section("instructions_per_op", counts.sorted { $0.key < $1.key }, { $0 * headroom }, 1) + ",\n"
             + section("ratios", ratios, { $0 * headroom }, 3) + ",\n"
             // Allocations are exact counts: a path may not gain one (a little
@@ -221,10 +235,13 @@ func gateEvaluate(record: Bool, directory: String, thresholds path: String, head
     var failed: [String] = []
     var checked = 0
     /// One table of values against their limits.
-    func check(_ title: String, _ entries: [(String, Double)], _ section: [String: GateLimit], _ what: String,
-               width: Int, decimals: Int, showRecorded: Bool) {
-        print(rightPad(title, width) + " " + leftPad(showRecorded ? "instr/op" : "value", 10) + " " + leftPad("max", 10)
-            + (showRecorded ? " " + leftPad("recorded", 10) : "") + "  result")
+    func check(
+        _ title: String, _ entries: [(String, Double)], _ section: [String: GateLimit], _ what: String,
+        width: Int, decimals: Int, showRecorded: Bool
+    ) {
+        print(
+            rightPad(title, width) + " " + leftPad(showRecorded ? "instr/op" : "value", 10) + " " + leftPad("max", 10)
+                + (showRecorded ? " " + leftPad("recorded", 10) : "") + "  result")
         for (key, value) in entries {
             let shown = rightPad(key, width) + " " + leftPad(fixed(value, decimals), 10)
             guard let limit = section[key] else {
@@ -236,18 +253,21 @@ func gateEvaluate(record: Bool, directory: String, thresholds path: String, head
             if !ok {
                 failed.append("\(what)\(key): \(fixed(value, decimals)) > max \(limit.max)")
             }
-            print(shown + " " + leftPad(fixed(limit.max, decimals), 10)
-                + (showRecorded ? " " + leftPad(fixed(limit.measured, decimals), 10) : "") + "  " + (ok ? "ok" : "REGRESSION"))
+            print(
+                shown + " " + leftPad(fixed(limit.max, decimals), 10)
+                    + (showRecorded ? " " + leftPad(fixed(limit.measured, decimals), 10) : "") + "  " + (ok ? "ok" : "REGRESSION"))
         }
     }
-    check("path@table-size", counts.sorted { $0.key < $1.key }, instructionLimits, "instructions/op ",
-          width: 42, decimals: 1, showRecorded: true)
+    check(
+        "path@table-size", counts.sorted { $0.key < $1.key }, instructionLimits, "instructions/op ",
+        width: 42, decimals: 1, showRecorded: true)
     for key in instructionLimits.keys.sorted() where counts[key] == nil {
         failed.append("\(key): has a threshold but was not measured")
     }
     print()
-    check("path@table-size (allocations/op)", allocations.sorted { $0.key < $1.key }, limits["allocations_per_op"] ?? [:],
-          "allocations/op ", width: 42, decimals: 3, showRecorded: false)
+    check(
+        "path@table-size (allocations/op)", allocations.sorted { $0.key < $1.key }, limits["allocations_per_op"] ?? [:],
+        "allocations/op ", width: 42, decimals: 3, showRecorded: false)
     print()
     check("same-run ratio", ratios, limits["ratios"] ?? [:], "ratio ", width: 50, decimals: 3, showRecorded: false)
     print()

@@ -20,6 +20,7 @@
 import Dispatch
 import WeaveDI
 import WeaveDIBenchPaths
+
 #if Peers
 import PeerPaths
 #endif
@@ -121,7 +122,9 @@ func allPaths(size: Int) -> [BenchPath] {
     let paths = [floorPath] + weaveDIPaths(tableSize: size)
     #endif
     guard let filter else { return paths }
-    return paths.filter { $0.id == "floor" || $0.id.contains(filter) || $0.id.hasPrefix("swinject.container.sync") || $0.id == "dependencies.read" }
+    return paths.filter {
+        $0.id == "floor" || $0.id.contains(filter) || $0.id.hasPrefix("swinject.container.sync") || $0.id == "dependencies.read"
+    }
 }
 
 func log(_ message: String) {
@@ -183,11 +186,13 @@ for size in sizes {
             done += 1
             let ns = nanosecondsPerOperation(path, threads: threads)
             let elapsed = Double(monotonicNanoseconds() - started) / 1e9
-            log(cFormat( "  [%3d/%3d %5.0fs] ", done, total, elapsed) + pad(path.label, 58, left: true)
-                + cFormat( " %d thr %10.1f ns/op", threads, ns))
-            rows.append(Row(
-                id: path.id, label: path.label, group: path.group, size: size, threads: threads,
-                nanoseconds: ns, instructions: instructionCounts["\(path.id)@\(size)"]))
+            log(
+                cFormat("  [%3d/%3d %5.0fs] ", done, total, elapsed) + pad(path.label, 58, left: true)
+                    + cFormat(" %d thr %10.1f ns/op", threads, ns))
+            rows.append(
+                Row(
+                    id: path.id, label: path.label, group: path.group, size: size, threads: threads,
+                    nanoseconds: ns, instructions: instructionCounts["\(path.id)@\(size)"]))
         }
     }
 }
@@ -202,7 +207,7 @@ func lookup(_ id: String, _ size: Int, _ threads: Int) -> Double? {
 @MainActor
 func fmt(_ value: Double?, _ decimals: Int = 1) -> String {
     guard let value, value.isFinite else { return "-" }
-    return cFormat( "%.\(decimals)f", value)
+    return cFormat("%.\(decimals)f", value)
 }
 
 @MainActor
@@ -222,18 +227,20 @@ print("that peer at the same table size and thread count (<1 = faster than it). 
 for size in sizes {
     print("")
     print("table size \(size)")
-    print(pad("path", 56, left: true) + pad("thr", 4) + pad("ns/op", 10) + pad("Mops/s", 9) + pad("instr/op", 10)
-        + pad("x floor", 9) + pad("x Swinj", 9) + pad("x s-dep", 9))
+    print(
+        pad("path", 56, left: true) + pad("thr", 4) + pad("ns/op", 10) + pad("Mops/s", 9) + pad("instr/op", 10)
+            + pad("x floor", 9) + pad("x Swinj", 9) + pad("x s-dep", 9))
     for row in rows where row.size == size {
         let floor = lookup(floorReference, size, row.threads)
         let swinject = lookup(swinjectReference, size, row.threads)
         let dependencies = lookup(dependenciesReference, size, row.threads)
         let mops = 1e3 / row.nanoseconds * Double(row.threads)
-        print(pad(String(row.label.prefix(55)), 56, left: true) + pad("\(row.threads)", 4)
-            + pad(fmt(row.nanoseconds), 10) + pad(fmt(mops, 2), 9) + pad(fmt(row.instructions, 0), 10)
-            + pad(fmt(floor.map { row.nanoseconds / $0 }), 9)
-            + pad(fmt(swinject.map { row.nanoseconds / $0 }, 2), 9)
-            + pad(fmt(dependencies.map { row.nanoseconds / $0 }, 2), 9))
+        print(
+            pad(String(row.label.prefix(55)), 56, left: true) + pad("\(row.threads)", 4)
+                + pad(fmt(row.nanoseconds), 10) + pad(fmt(mops, 2), 9) + pad(fmt(row.instructions, 0), 10)
+                + pad(fmt(floor.map { row.nanoseconds / $0 }), 9)
+                + pad(fmt(swinject.map { row.nanoseconds / $0 }, 2), 9)
+                + pad(fmt(dependencies.map { row.nanoseconds / $0 }, 2), 9))
     }
 }
 
@@ -244,9 +251,11 @@ for size in sizes {
     for threads in threadCounts {
         guard let inject = lookup("inject", size, threads), let injected = lookup("injected.keypath", size, threads) else { continue }
         let injectSwift = lookup("inject.swift", size, threads)
-        print(cFormat("  size %6d, %d thr: @Inject %.1f ns (%.6f ms), @Injected(\\.key) %.1f ns (%.6f ms): ratio %.2fx",
-            size, threads, inject, inject / 1e6, injected, injected / 1e6, inject / injected)
-            + " (vs Swift-baseline @Inject \(injectSwift.map { cFormat("%.2f", $0 / injected) } ?? "-")x)")
+        print(
+            cFormat(
+                "  size %6d, %d thr: @Inject %.1f ns (%.6f ms), @Injected(\\.key) %.1f ns (%.6f ms): ratio %.2fx",
+                size, threads, inject, inject / 1e6, injected, injected / 1e6, inject / injected)
+                + " (vs Swift-baseline @Inject \(injectSwift.map { cFormat("%.2f", $0 / injected) } ?? "-")x)")
     }
 }
 
@@ -254,7 +263,6 @@ for size in sizes {
 func jsonString(_ text: String) -> String {
     "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
 }
-
 
 @MainActor
 func write(_ text: String, to path: String) {
@@ -284,21 +292,26 @@ if let jsonPath {
         fields.append("\"x_dependencies_read\": \(dependencies.map { fmt(row.nanoseconds / $0, 3) } ?? "null")")
         lines.append("    {" + fields.joined(separator: ", ") + "}")
     }
-    write("{\n  \"rounds\": \(rounds),\n  \"base_iterations\": \(baseIterations),\n  \"results\": [\n"
-        + lines.joined(separator: ",\n") + "\n  ]\n}\n", to: jsonPath)
+    write(
+        "{\n  \"rounds\": \(rounds),\n  \"base_iterations\": \(baseIterations),\n  \"results\": [\n"
+            + lines.joined(separator: ",\n") + "\n  ]\n}\n", to: jsonPath)
     log("wrote \(jsonPath)")
 }
 
 if let csvPath {
-    var text = "id,label,group,table_size,threads,ns_per_op,ops_per_s,instructions_per_op,x_floor,x_swinject_container_sync,x_dependencies_read\n"
+    var text =
+        "id,label,group,table_size,threads,ns_per_op,ops_per_s,instructions_per_op,x_floor,x_swinject_container_sync,x_dependencies_read\n"
     for row in rows {
         let floor = lookup(floorReference, row.size, row.threads)
         let swinject = lookup(swinjectReference, row.size, row.threads)
         let dependencies = lookup(dependenciesReference, row.size, row.threads)
-        text += [row.id, "\"\(row.label.replacing("\"", with: "\"\""))\"", row.group, "\(row.size)", "\(row.threads)",
-            fmt(row.nanoseconds, 3), fmt(1e9 / row.nanoseconds * Double(row.threads), 0),
-            row.instructions.map { fmt($0, 1) } ?? "", floor.map { fmt(row.nanoseconds / $0, 3) } ?? "",
-            swinject.map { fmt(row.nanoseconds / $0, 3) } ?? "", dependencies.map { fmt(row.nanoseconds / $0, 3) } ?? ""]
+        text +=
+            [
+                row.id, "\"\(row.label.replacing("\"", with: "\"\""))\"", row.group, "\(row.size)", "\(row.threads)",
+                fmt(row.nanoseconds, 3), fmt(1e9 / row.nanoseconds * Double(row.threads), 0),
+                row.instructions.map { fmt($0, 1) } ?? "", floor.map { fmt(row.nanoseconds / $0, 3) } ?? "",
+                swinject.map { fmt(row.nanoseconds / $0, 3) } ?? "", dependencies.map { fmt(row.nanoseconds / $0, 3) } ?? "",
+            ]
             .joined(separator: ",") + "\n"
     }
     write(text, to: csvPath)

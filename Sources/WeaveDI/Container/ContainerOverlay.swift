@@ -71,9 +71,11 @@ public func withContainerOverlay<R>(
     operation: () async throws -> R
 ) async rethrows -> R {
     let binding = ContainerOverlays.enter(configure)
-    return try await ContainerOverlays.$current.withValue(binding, operation: {
-        try await InjectionScopes.$active.withValue(true, operation: operation, isolation: isolation)
-    }, isolation: isolation)
+    return try await ContainerOverlays.$current.withValue(
+        binding,
+        operation: {
+            try await InjectionScopes.$active.withValue(true, operation: operation, isolation: isolation)
+        }, isolation: isolation)
 }
 
 /// Counts the overlays alive anywhere. While it is zero, a read of the live

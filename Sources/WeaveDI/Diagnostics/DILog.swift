@@ -66,7 +66,8 @@ public enum DILog {
         guard logger.logLevel <= .debug else { return }
         let owner = singleton.map(typeName) ?? "a singleton"
         logger.debug(
-            "captive dependency: singleton \(owner) resolved the \(kind)-scoped \(typeName(dependency)) while being built and keeps that instance for as long as it lives")
+            "captive dependency: singleton \(owner) resolved the \(kind)-scoped \(typeName(dependency)) while being built and keeps that instance for as long as it lives"
+        )
     }
 
     @usableFromInline static func scopeLeak(_ type: Any.Type) {

@@ -15,8 +15,9 @@ struct MissingDependencyReport {
         if !close.isEmpty {
             lines.append("Registered types that look close: \(close.joined(separator: ", ")).")
         }
-        lines.append("Register it before resolving, e.g. UnifiedDI.register(\(name).self) { ... } "
-            + "or WeaveDI.Container.live.register(\(name).self, scope: .singleton) { ... }.")
+        lines.append(
+            "Register it before resolving, e.g. UnifiedDI.register(\(name).self) { ... } "
+                + "or WeaveDI.Container.live.register(\(name).self, scope: .singleton) { ... }.")
         return lines.joined(separator: " ")
     }
 
@@ -31,7 +32,8 @@ struct MissingDependencyReport {
 }
 
 func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
+    let a = Array(a)
+    let b = Array(b)
     guard !a.isEmpty else { return b.count }
     guard !b.isEmpty else { return a.count }
     var previous = Array(0...b.count)

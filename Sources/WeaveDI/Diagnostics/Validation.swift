@@ -284,7 +284,8 @@ public struct DependencyGraph: Sendable, Equatable {
     }
 
     static func dotQuoted(_ text: String) -> String {
-        "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
+        "\""
+            + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
             .replacing("\n", with: "\\n") + "\""
     }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// Which ``InjectedKey`` default a read falls back to.
 ///
@@ -47,7 +48,8 @@ public enum InjectionContext: String, Sendable, CaseIterable {
         }
         let program = arguments.first ?? ""
         if program.hasSuffix(".xctest") || program.hasSuffix("/xctest") || program.contains(".xctest/")
-            || arguments.contains("--testing-library") {
+            || arguments.contains("--testing-library")
+        {
             return .test
         }
         return .live

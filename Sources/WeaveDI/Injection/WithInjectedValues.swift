@@ -58,7 +58,9 @@ public func withInjectedValues<R>(
     var values = InjectedValues.task
     try update(&values)
     values.enterScope()
-    return try await InjectedValues.$task.withValue(values, operation: {
-        try await InjectionScopes.$active.withValue(true, operation: operation, isolation: isolation)
-    }, isolation: isolation)
+    return try await InjectedValues.$task.withValue(
+        values,
+        operation: {
+            try await InjectionScopes.$active.withValue(true, operation: operation, isolation: isolation)
+        }, isolation: isolation)
 }

@@ -46,7 +46,8 @@ extension DIContainer {
         // The newest first; each instance is dropped before the next one's turn.
         while let item = held.popLast() {
             if let service = item.instance as? any AsyncShutdown {
-                let isNew = type(of: item.instance) is AnyClass
+                let isNew =
+                    type(of: item.instance) is AnyClass
                     ? cleaned.insert(ObjectIdentifier(item.instance as AnyObject)).inserted : true
                 if isNew {
                     await service.shutdown()

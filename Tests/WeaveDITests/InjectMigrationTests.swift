@@ -7,37 +7,11 @@ import XCTest
 // only where Swift 6 requires it: protocols are Sendable and
 // `static var liveValue = ...` stored properties are `static let`.
 
-private struct User: Sendable, Equatable {
-    let id: String
-}
-
-private protocol UserService: Sendable {
-    func fetchUser(id: String) async -> User?
-}
-
-private final class UserServiceImpl: UserService {
-    func fetchUser(id: String) async -> User? {
-        User(id: id)
-    }
-}
-
-private final class MockUserService: UserService {
-    func fetchUser(id: String) async -> User? {
-        User(id: "mock-\(id)")
-    }
-}
-
-private struct UserServiceKey: InjectedKey {
-    static let liveValue: UserService = UserServiceImpl()
-    static let testValue: UserService = MockUserService()
-}
-
-extension InjectedValues {
-    fileprivate var userService: UserService {
-        get { self[UserServiceKey.self] }
-        set { self[UserServiceKey.self] = newValue }
-    }
-}
+private typealias User = UserServiceFixtures.User
+private typealias UserService = UserServiceFixtures.UserService
+private typealias UserServiceImpl = UserServiceFixtures.UserServiceImpl
+private typealias MockUserService = UserServiceFixtures.MockUserService
+private typealias UserServiceKey = UserServiceFixtures.UserServiceKey
 
 // Before: the deprecated wrapper, kept working during migration.
 private final class LegacyUserViewModel {

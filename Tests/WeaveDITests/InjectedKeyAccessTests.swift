@@ -4,37 +4,11 @@ import XCTest
 // `@Injected` reads an InjectedKey's default for the current context, by key
 // path or by a type that is its own key, whatever the container holds.
 
-private struct User: Sendable, Equatable {
-    let id: String
-}
-
-private protocol UserService: Sendable {
-    func fetchUser(id: String) async -> User?
-}
-
-private final class UserServiceImpl: UserService {
-    func fetchUser(id: String) async -> User? {
-        User(id: id)
-    }
-}
-
-private final class MockUserService: UserService {
-    func fetchUser(id: String) async -> User? {
-        User(id: "mock-\(id)")
-    }
-}
-
-private struct UserServiceKey: InjectedKey {
-    static let liveValue: UserService = UserServiceImpl()
-    static let testValue: UserService = MockUserService()
-}
-
-extension InjectedValues {
-    fileprivate var userService: UserService {
-        get { self[UserServiceKey.self] }
-        set { self[UserServiceKey.self] = newValue }
-    }
-}
+private typealias User = UserServiceFixtures.User
+private typealias UserService = UserServiceFixtures.UserService
+private typealias UserServiceImpl = UserServiceFixtures.UserServiceImpl
+private typealias MockUserService = UserServiceFixtures.MockUserService
+private typealias UserServiceKey = UserServiceFixtures.UserServiceKey
 
 private final class UserViewModel {
     @Injected(\.userService) var userService
@@ -92,8 +66,8 @@ private final class ViewModel {
 }
 
 // A type that is its own key
-extension UserServiceImpl: InjectedKey {
-    static var liveValue: UserServiceImpl { UserServiceImpl() }
+extension UserServiceFixtures.UserServiceImpl: InjectedKey {
+    static var liveValue: UserServiceFixtures.UserServiceImpl { UserServiceFixtures.UserServiceImpl() }
 }
 
 private final class TypeBasedViewModel {

@@ -17,7 +17,10 @@ cd "$ROOT"
 SCRATCH="${WEAVEDI_BENCH_SCRATCH:-$ROOT/Benchmarks/.build}"
 RESULTS="$ROOT/Benchmarks/results"
 mkdir -p "$RESULTS"
-scripts/ensure-deps.sh valgrind python3-matplotlib
+scripts/ensure-deps.sh valgrind
+# The python3 on PATH may not see Debian's packages (a pyenv build): PyPI first.
+python3 -c 'import matplotlib' 2>/dev/null || python3 -m pip install -q matplotlib >&2 ||
+    scripts/ensure-deps.sh python3-matplotlib
 
 echo "bench: building Benchmarks (release; the first build compiles swift-syntax, swift-dependencies, Swinject)" >&2
 swift build -c release --package-path Benchmarks --scratch-path "$SCRATCH" --product weavedi-bench 2>&1 |

@@ -200,7 +200,7 @@ public func weaveDIPaths(tableSize: Int) -> [BenchPath] {
 /// The floor path: a `static let` read with retain/release.
 public let floorPath = BenchPath(
     id: "floor", label: "floor: static let + retain/release", group: "floor",
-    run: { n in for _ in 0..<n { consume(Floor.service) } })
+    run: { n in for _ in 0..<n { consume(Floor.owned()) } })
 
 /// Operations per round: `base / costScale`, never above the fresh-key pool
 /// for paths that consume a new type per operation.

@@ -122,7 +122,7 @@ public enum UnifiedDI {
     ///   for a `.task` registration outside `withTaskScope`.
     @inlinable
     public static func resolveThrowing<T: Sendable>(_ type: T.Type) throws(DIError) -> T {
-        guard let resolution = try Resolver.resolve(type, in: nil) else {
+        guard let resolution = try Resolver.resolveLive(type) else {
             throw DIError.missing(type)
         }
         return resolution.value

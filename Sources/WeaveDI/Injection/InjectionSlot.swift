@@ -68,7 +68,7 @@ final class InjectionSlot<Value>: @unchecked Sendable {
 final class ValueBox<Value> {
     @usableFromInline let value: Value
 
-    init(_ value: Value) { self.value = value }
+    @usableFromInline init(_ value: Value) { self.value = value }
 }
 
 /// Finds or makes the slot of a key. The fast path is an index probe in C
@@ -78,6 +78,9 @@ enum InjectionSlots {
     private struct State {
         var byIdentity: [UInt: AnyObject] = [:]
         var byKeyPath: [AnyKeyPath: AnyObject] = [:]
+        /// The slots of `Resolver.resolveLive`, which need no Swift owner:
+        /// the index publishes the C slot itself.
+        var resolveSlots: [UInt: OpaquePointer] = [:]
     }
 
     private static let state = Locked(State())
@@ -86,6 +89,9 @@ enum InjectionSlots {
     /// pointers are at least 8-byte aligned: the low bits tell the kinds apart.
     @usableFromInline static let keyTypeTag: UInt = 1
     @usableFromInline static let valueTypeTag: UInt = 2
+    /// A live resolve of a type, which differs from `@Injected var x: T`
+    /// (tag 2): no key defaults, no optional unwrapping, errors thrown.
+    @usableFromInline static let resolveTag: UInt = 3
 
     @inlinable @inline(__always)
     static func slot<Value>(forKeyPath keyPath: KeyPath<InjectedValues, Value> & Sendable) -> Unmanaged<InjectionSlot<Value>> {
@@ -112,6 +118,31 @@ enum InjectionSlots {
             return Unmanaged.fromOpaque(owner)
         }
         return makeTypeSlot(Value.self, identity: identity)
+    }
+
+    /// The C slot that caches live resolves of `T` (`Resolver.resolveLive`).
+    @inlinable @inline(__always)
+    static func resolveSlot<T>(for type: T.Type) -> OpaquePointer {
+        let identity = UInt(bitPattern: ObjectIdentifier(T.self)) | resolveTag
+        if let owner = weave_slot_find(identity) {
+            return OpaquePointer(owner)
+        }
+        return makeResolveSlot(identity: identity)
+    }
+
+    @usableFromInline @inline(never)
+    static func makeResolveSlot(identity: UInt) -> OpaquePointer {
+        state.withLock { state in
+            let handle: OpaquePointer
+            if let known = state.resolveSlots[identity] {
+                handle = known
+            } else {
+                handle = weave_slot_create(identity)
+                state.resolveSlots[identity] = handle
+            }
+            weave_slot_publish(handle, UnsafeMutableRawPointer(handle))
+            return handle
+        }
     }
 
     @usableFromInline @inline(never)

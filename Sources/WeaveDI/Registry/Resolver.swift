@@ -35,6 +35,48 @@ enum Resolver {
         try resolve(type, key: typeKey(type), in: registry)
     }
 
+    /// A read of the live container (`UnifiedDI`, `@Inject`). A task outside
+    /// every overlay and override scope reads what every such task reads,
+    /// so a cacheable result is kept in the type's slot, the cache that
+    /// `@Injected` reads through, stamped with the registry generation: the
+    /// next read is a tag check and a copy instead of a table probe, and any
+    /// write makes it stale. A read inside a scope, or with optimization
+    /// off, goes straight to the table.
+    @inlinable @inline(__always)
+    static func resolveLive<T>(_ type: T.Type) throws(DIError) -> Resolution<T>? {
+        if (OverrideScopes.noneActive || !InjectionScopes.currentTaskIsScoped())
+            && UnifiedRegistry.optimized.load(ordering: .relaxed)
+        {
+            let slot = InjectionSlots.resolveSlot(for: T.self)
+            if let raw = weave_slot_peek(slot) {
+                let value = Unmanaged<ValueBox<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
+                weave_read_end()
+                return Resolution(value, cacheable: true)
+            }
+            weave_read_end()
+            return try resolveLive(type, filling: slot)
+        }
+        return try resolve(type, in: nil)
+    }
+
+    /// A slot miss: the table read, kept in the slot when cacheable. The
+    /// task is outside every overlay here, so the live container is the
+    /// registry to read.
+    @inlinable
+    static func resolveLive<T>(_ type: T.Type, filling slot: OpaquePointer) throws(DIError) -> Resolution<T>? {
+        let generation = weave_generation()
+        guard let resolution = try resolve(type, key: typeKey(type), from: nil) else {
+            return nil
+        }
+        if resolution.cacheable {
+            let box = Unmanaged.passRetained(ValueBox(resolution.value))
+            if !weave_slot_install(slot, generation, box.toOpaque()) {
+                box.release()
+            }
+        }
+        return resolution
+    }
+
     /// The same, under a key other than `T`'s own (a key's default is stored
     /// under the key type and holds a `T`). A live read (`registry` nil) made
     /// inside `withContainerOverlay` goes to the overlay.

@@ -275,6 +275,16 @@ bool weave_debug_thread_owns_record(void) {
     return thread_record != NULL;
 }
 
+static _Thread_local void *thread_context;
+
+void *weave_thread_context(void) {
+    return thread_context;
+}
+
+void weave_set_thread_context(void *context) {
+    thread_context = context;
+}
+
 void weave_set_value_callbacks(weave_value_fn retain, weave_value_fn release) {
     value_retain = retain;
     value_release = release;

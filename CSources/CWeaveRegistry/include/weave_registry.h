@@ -147,6 +147,13 @@ void weave_retire(void *value);
  * thread's epoch record dispatches it on a later poll. */
 void weave_defer_release(void *value);
 
+/* The calling thread's resolution context (an object the Swift side owns
+ * and keeps alive for the thread's life), or NULL. A C thread-local: on
+ * Linux a plain load, where pthread_getspecific was a call and a lookup on
+ * every factory run. */
+void *weave_thread_context(void);
+void weave_set_thread_context(void *context);
+
 /* Test support: how many values wait in the retire list and in this thread's
  * deferred list. */
 size_t weave_debug_pending(void);

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -6,21 +8,19 @@ import Musl
 import Darwin
 #endif
 
-/// Coordinates threads that resolve the same lazy instance at the same
-/// moment: one builds, the others wait. It also sees every wait, so a wait
-/// that would close a loop (thread 1 builds A and needs B while thread 2
-/// builds B and needs A) is reported as a cycle instead of hanging.
-/// Only builds come here: the first resolve of a lazy singleton, of a weak
-/// instance (and each rebuild after it died), and of a `.task` instance in
-/// each task scope.
+/// Where threads that resolve the same lazy instance at the same moment
+/// wait while another builds it (`buildOnce`: the builder claims the slot
+/// without coming here). It sees every wait, so a wait that would close a
+/// loop (thread 1 builds A and needs B while thread 2 builds B and needs A)
+/// is reported as a cycle instead of hanging.
 @usableFromInline
 final class BuildMonitor: @unchecked Sendable {
     @usableFromInline static let shared = BuildMonitor()
 
     private let mutex: UnsafeMutablePointer<pthread_mutex_t> = .allocate(capacity: 1)
     private let condition: UnsafeMutablePointer<pthread_cond_t> = .allocate(capacity: 1)
-    /// Which slot each waiting thread waits on; guarded by `mutex`.
-    private var waiting: [ObjectIdentifier: SlotBase] = [:]
+    /// Which slot each waiting thread (by claim word) waits on; guarded by `mutex`.
+    private var waiting: [UInt: SlotBase] = [:]
 
     private init() {
         mutex.initialize(to: pthread_mutex_t())
@@ -34,7 +34,7 @@ final class BuildMonitor: @unchecked Sendable {
     @usableFromInline func broadcast() { pthread_cond_broadcast(condition) }
 
     /// Waits for a change to any slot. Caller holds the lock.
-    @usableFromInline func wait(for slot: SlotBase, as waiter: ObjectIdentifier) {
+    @usableFromInline func wait(for slot: SlotBase, as waiter: UInt) {
         waiting[waiter] = slot
         pthread_cond_wait(condition, mutex)
         waiting[waiter] = nil
@@ -42,7 +42,7 @@ final class BuildMonitor: @unchecked Sendable {
 
     /// The chain of types if `waiter` waiting on `slot` would never end.
     /// Caller holds the lock.
-    @usableFromInline func deadlockChain(waiter: ObjectIdentifier, on slot: SlotBase, waiterStack: [Any.Type]) -> String? {
+    @usableFromInline func deadlockChain(waiter: UInt, on slot: SlotBase, waiterStack: [Any.Type]) -> String? {
         var types: [Any.Type] = [slot.type]
         var current = slot
         var steps = 0
@@ -64,13 +64,36 @@ final class BuildMonitor: @unchecked Sendable {
 @usableFromInline
 class SlotBase: @unchecked Sendable {
     @usableFromInline let type: Any.Type
-    // Guarded by the monitor, or written once before publication: the
-    // dynamic exclusivity checks would only cost time.
-    /// The thread context building the instance; guarded by the monitor.
-    @exclusivity(unchecked) @usableFromInline var builder: ObjectIdentifier?
+    /// 0, or the claim word of the thread building the instance
+    /// (`ResolutionContext.claimWord`), with `waitersFlag` set once a
+    /// thread waits for it on the monitor.
+    @usableFromInline let claim = Atomic<UInt>(0)
+    @usableFromInline static let waitersFlag: UInt = 1
+    // Written once before publication: the dynamic exclusivity checks
+    // would only cost time.
     /// Chains a task scope's slots; set before the slot is published there.
     @exclusivity(unchecked) @usableFromInline var scopeKey: TypeKey = 0
     @exclusivity(unchecked) @usableFromInline var scopeNext: UnsafeRawPointer?
 
     @usableFromInline init(type: Any.Type) { self.type = type }
+
+    /// The claim word of the thread building the instance, if any.
+    @usableFromInline var builder: UInt? {
+        let word = claim.load(ordering: .acquiring) & ~Self.waitersFlag
+        return word == 0 ? nil : word
+    }
+
+    /// Ends `owner`'s build: waiters, if any flagged the claim, are woken
+    /// under the monitor, where they cannot miss it.
+    @inlinable
+    func releaseClaim(_ owner: UInt) {
+        if claim.compareExchange(expected: owner, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+            return
+        }
+        let monitor = BuildMonitor.shared
+        monitor.lock()
+        claim.store(0, ordering: .releasing)
+        monitor.broadcast()
+        monitor.unlock()
+    }
 }

@@ -104,10 +104,20 @@ final class ScopedInstance: SlotBase, @unchecked Sendable {
     }
 }
 
-/// The build protocol shared by every slot: the first caller builds, with
-/// no lock held; concurrent callers wait on the monitor, which also reports
-/// a wait that would close a loop as a cycle. `publish` runs under the
-/// monitor and returns a weak box it replaced, released here after a grace
+/// The build protocol shared by every slot: the first caller claims the
+/// slot with one compare-and-swap and builds, with no lock held, then
+/// publishes and gives the claim back. Only a caller that finds the slot
+/// claimed by another thread takes the monitor: it waits there, and the
+/// monitor reports a wait that would close a loop as a cycle. A builder
+/// takes the monitor only when a waiter flagged the claim, to wake it.
+///
+/// Why a claim and not the monitor for every build: a `.task` instance is
+/// built in every request, and a process-wide mutex taken twice per build
+/// was paid by every request and contended between request threads, while
+/// two threads building one slot at once is rare (a singleton's first
+/// resolve, a request's child tasks).
+///
+/// `publish` returns a weak box it replaced, released here after a grace
 /// period.
 @inlinable
 func buildOnce<T>(
@@ -119,26 +129,52 @@ func buildOnce<T>(
     if let value = current() {
         return value
     }
-    let monitor = BuildMonitor.shared
     let context = ResolutionContext.current
-    let me = context.identity
-    monitor.lock()
-    while true {
+    let me = context.claimWord
+    var claimed = slot.claim.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing).exchanged
+    if claimed {
+        // Published between the first look and the claim.
         if let value = current() {
-            monitor.unlock()
+            slot.releaseClaim(me)
             return value
         }
-        guard let owner = slot.builder, owner != me else { break }
-        if let chain = monitor.deadlockChain(waiter: me, on: slot, waiterStack: context.types) {
-            monitor.unlock()
-            if context.cycle == nil { context.cycle = chain }
-            throw .circularDependency(chain: chain)
+    } else {
+        let monitor = BuildMonitor.shared
+        monitor.lock()
+        while true {
+            if let value = current() {
+                monitor.unlock()
+                return value
+            }
+            let word = slot.claim.load(ordering: .acquiring)
+            if word == 0 {
+                if slot.claim.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing).exchanged {
+                    claimed = true
+                    break
+                }
+                continue
+            }
+            if word & ~SlotBase.waitersFlag == me {
+                break  // this thread's own build, re-entered: build without publishing
+            }
+            if let chain = monitor.deadlockChain(waiter: me, on: slot, waiterStack: context.types) {
+                monitor.unlock()
+                if context.cycle == nil { context.cycle = chain }
+                throw .circularDependency(chain: chain)
+            }
+            // Flag the claim before waiting: the builder then takes the
+            // monitor to wake us, which it cannot do before we wait.
+            if word & SlotBase.waitersFlag == 0
+                && !slot.claim.compareExchange(
+                    expected: word, desired: word | SlotBase.waitersFlag, ordering: .acquiringAndReleasing
+                ).exchanged
+            {
+                continue
+            }
+            monitor.wait(for: slot, as: me)
         }
-        monitor.wait(for: slot, as: me)
+        monitor.unlock()
     }
-    let reentered = slot.builder == me
-    slot.builder = me
-    monitor.unlock()
 
     let result: Result<T, DIError>
     do throws(DIError) {
@@ -147,18 +183,15 @@ func buildOnce<T>(
         result = .failure(error)
     }
 
-    var replaced: UnsafeRawPointer?
-    monitor.lock()
-    if !reentered {
-        slot.builder = nil
+    if claimed {
+        var replaced: UnsafeRawPointer?
         if case .success(let value) = result {
             replaced = publish(value)
         }
-    }
-    monitor.broadcast()
-    monitor.unlock()
-    if let replaced {
-        weave_defer_release(UnsafeMutableRawPointer(mutating: replaced))
+        slot.releaseClaim(me)
+        if let replaced {
+            weave_defer_release(UnsafeMutableRawPointer(mutating: replaced))
+        }
     }
     return try result.get()
 }

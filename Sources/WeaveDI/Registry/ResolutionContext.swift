@@ -1,3 +1,5 @@
+import CWeaveRegistry
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -52,14 +54,25 @@ final class ResolutionContext {
         types.removeLast()
     }
 
-    @usableFromInline var identity: ObjectIdentifier { ObjectIdentifier(self) }
+    /// This context (one per thread) as a slot's claim word: the object's
+    /// address, whose low bit is free for `SlotBase.waitersFlag`.
+    @usableFromInline var claimWord: UInt { UInt(bitPattern: ObjectIdentifier(self)) }
 
+    /// This thread's context. Read from a C thread-local; the pthread key
+    /// only releases it when the thread exits.
     @usableFromInline static var current: ResolutionContext {
-        if let raw = pthread_getspecific(threadKey) {
+        if let raw = weave_thread_context() {
             return Unmanaged<ResolutionContext>.fromOpaque(raw).takeUnretainedValue()
         }
+        return makeCurrent()
+    }
+
+    @usableFromInline @inline(never)
+    static func makeCurrent() -> ResolutionContext {
         let context = ResolutionContext()
-        pthread_setspecific(threadKey, Unmanaged.passRetained(context).toOpaque())
+        let raw = Unmanaged.passRetained(context).toOpaque()
+        pthread_setspecific(threadKey, raw)
+        weave_set_thread_context(raw)
         return context
     }
 }
@@ -67,9 +80,13 @@ final class ResolutionContext {
 private let threadKey: pthread_key_t = {
     var key = pthread_key_t()
     #if canImport(Darwin)
-    pthread_key_create(&key) { Unmanaged<ResolutionContext>.fromOpaque($0).release() }
+    pthread_key_create(&key) { raw in
+        weave_set_thread_context(nil)
+        Unmanaged<ResolutionContext>.fromOpaque(raw).release()
+    }
     #else
     pthread_key_create(&key) { raw in
+        weave_set_thread_context(nil)
         if let raw { Unmanaged<ResolutionContext>.fromOpaque(raw).release() }
     }
     #endif

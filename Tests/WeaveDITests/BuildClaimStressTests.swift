@@ -1,0 +1,98 @@
+import Foundation
+import Synchronization
+import XCTest
+
+@testable import WeaveDI
+
+private final class Built: Sendable {
+    let serial: Int
+    init(serial: Int) { self.serial = serial }
+}
+
+private final class RequestUnit: Sendable {}
+
+/// Concurrent first resolves of one instance: the first thread claims the
+/// slot and builds, the others wait on the monitor (their flag makes the
+/// builder wake them). The factories are slow, so the waits really happen.
+/// Run under ASan and TSan by scripts/sanitize.sh (the name has "Stress");
+/// the results are collected under `Locked`, a pthread mutex TSan sees.
+final class BuildClaimStressTests: XCTestCase {
+    override func setUp() {
+        WeaveDI.Container.live = WeaveDI.Container()
+    }
+
+    override func tearDown() {
+        WeaveDI.Container.live = WeaveDI.Container()
+    }
+
+    func testStressConcurrentFirstResolvesOfASingletonBuildItOnce() {
+        let threads = 4
+        for round in 0..<200 {
+            let builds = Atomic<Int>(0)
+            UnifiedDI.register(Built.self, scope: .singleton) {
+                builds.add(1, ordering: .relaxed)
+                usleep(round % 4 == 0 ? 200 : 0)
+                return Built(serial: round)
+            }
+            let seen = Locked<Set<ObjectIdentifier>>([])
+            let wrong = Atomic<Int>(0)
+            DispatchQueue.concurrentPerform(iterations: threads) { _ in
+                guard let built = UnifiedDI.resolve(Built.self), built.serial == round else {
+                    wrong.add(1, ordering: .relaxed)
+                    return
+                }
+                seen.withLock { _ = $0.insert(ObjectIdentifier(built)) }
+            }
+            XCTAssertEqual(wrong.load(ordering: .relaxed), 0, "round \(round)")
+            XCTAssertEqual(builds.load(ordering: .relaxed), 1, "round \(round): the factory ran more than once")
+            XCTAssertEqual(seen.withLock { $0.count }, 1, "round \(round): racers got different instances")
+        }
+    }
+
+    func testStressWeakInstancesAreSharedWhileHeldAcrossThreads() {
+        let builds = Atomic<Int>(0)
+        UnifiedDI.register(Built.self, scope: .weak) {
+            builds.add(1, ordering: .relaxed)
+            usleep(50)
+            return Built(serial: 1)
+        }
+        for round in 0..<100 {
+            let before = builds.load(ordering: .relaxed)
+            let seen = Locked<[Built]>([])
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                if let built = UnifiedDI.resolve(Built.self) {
+                    seen.withLock { $0.append(built) }
+                }
+            }
+            let held = seen.withLock { $0 }
+            XCTAssertEqual(held.count, 4, "round \(round)")
+            XCTAssertEqual(Set(held.map(ObjectIdentifier.init)).count, 1, "round \(round): held weak instances differ")
+            XCTAssertEqual(builds.load(ordering: .relaxed) - before, 1, "round \(round)")
+        }
+    }
+
+    func testStressChildTasksOfOneScopeShareItsTaskInstance() async {
+        let builds = Atomic<Int>(0)
+        UnifiedDI.register(RequestUnit.self, scope: .task) {
+            builds.add(1, ordering: .relaxed)
+            usleep(100)
+            return RequestUnit()
+        }
+        for round in 0..<100 {
+            let before = builds.load(ordering: .relaxed)
+            let identities = await withTaskScope {
+                await withTaskGroup(of: ObjectIdentifier?.self) { group in
+                    for _ in 0..<4 {
+                        group.addTask { UnifiedDI.resolve(RequestUnit.self).map(ObjectIdentifier.init) }
+                    }
+                    var all: [ObjectIdentifier?] = []
+                    for await identity in group { all.append(identity) }
+                    return all
+                }
+            }
+            XCTAssertFalse(identities.contains(nil), "round \(round)")
+            XCTAssertEqual(Set(identities).count, 1, "round \(round): one scope's child tasks got different instances")
+            XCTAssertEqual(builds.load(ordering: .relaxed) - before, 1, "round \(round)")
+        }
+    }
+}

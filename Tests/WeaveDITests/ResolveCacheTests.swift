@@ -106,6 +106,27 @@ final class ResolveCacheTests: XCTestCase {
         _ = held
     }
 
+    /// The slot keeps a transient or `.task` registration itself; the
+    /// next resolve builds from it, and any write makes it stale.
+    func testAKeptRegistrationBuildsFreshAndFollowsWrites() {
+        UnifiedDI.register(Greeter.self, scope: .transient) { NamedGreeter("t1") }
+        XCTAssertEqual(name(UnifiedDI.resolve(Greeter.self)), "t1")
+        XCTAssertEqual(name(UnifiedDI.resolve(Greeter.self)), "t1")
+        UnifiedDI.register(Greeter.self, scope: .transient) { NamedGreeter("t2") }
+        XCTAssertEqual(name(UnifiedDI.resolve(Greeter.self)), "t2")
+        UnifiedDI.release(Greeter.self)
+        XCTAssertNil(UnifiedDI.resolve(Greeter.self))
+
+        UnifiedDI.register(NamedGreeter.self, scope: .task) { NamedGreeter("scoped") }
+        XCTAssertNil(UnifiedDI.resolve(NamedGreeter.self), "a .task resolve outside every scope")
+        XCTAssertNil(UnifiedDI.resolve(NamedGreeter.self), "a .task resolve outside every scope, again")
+        let first = withTaskScope { (UnifiedDI.resolve(NamedGreeter.self), UnifiedDI.resolve(NamedGreeter.self)) }
+        let second = withTaskScope { UnifiedDI.resolve(NamedGreeter.self) }
+        XCTAssertNotNil(first.0)
+        XCTAssertTrue(first.0 === first.1, "one scope, two instances")
+        XCTAssertFalse(first.0 === second, "two scopes shared an instance")
+    }
+
     /// Readers on several threads while a writer re-registers: every read
     /// is a registered value, and once the writer is done every reader
     /// sees the last one.

@@ -64,11 +64,34 @@ final class InjectionSlot<Value>: @unchecked Sendable {
     }
 }
 
+/// What a slot caches: a value (`ValueBox`), or, in a slot of
+/// `Resolver.resolveLive`, the registration of a type whose instances may
+/// not be cached (`EntryBox`), which saves the next resolve the table probe.
 @usableFromInline
-final class ValueBox<Value> {
+class SlotBox {
+    @usableFromInline let holdsEntry: Bool
+
+    @usableFromInline init(holdsEntry: Bool) { self.holdsEntry = holdsEntry }
+}
+
+@usableFromInline
+final class ValueBox<Value>: SlotBox {
     @usableFromInline let value: Value
 
-    @usableFromInline init(_ value: Value) { self.value = value }
+    @usableFromInline init(_ value: Value) {
+        self.value = value
+        super.init(holdsEntry: false)
+    }
+}
+
+@usableFromInline
+final class EntryBox: SlotBox {
+    @usableFromInline let entry: AnyRegistryEntry
+
+    @usableFromInline init(_ entry: AnyRegistryEntry) {
+        self.entry = entry
+        super.init(holdsEntry: true)
+    }
 }
 
 /// Finds or makes the slot of a key. The fast path is an index probe in C

@@ -40,8 +40,10 @@ enum Resolver {
     /// so a cacheable result is kept in the type's slot, the cache that
     /// `@Injected` reads through, stamped with the registry generation: the
     /// next read is a tag check and a copy instead of a table probe, and any
-    /// write makes it stale. A read inside a scope, or with optimization
-    /// off, goes straight to the table.
+    /// write makes it stale. For a transient, weak or `.task` registration
+    /// the slot keeps the registration instead, and the next resolve builds
+    /// from it without probing the table. A read inside a scope, or with
+    /// optimization off, goes straight to the table.
     @inlinable @inline(__always)
     static func resolveLive<T>(_ type: T.Type) throws(DIError) -> Resolution<T>? {
         if (OverrideScopes.noneActive || !InjectionScopes.currentTaskIsScoped())
@@ -49,9 +51,19 @@ enum Resolver {
         {
             let slot = InjectionSlots.resolveSlot(for: T.self)
             if let raw = weave_slot_peek(slot) {
-                let value = Unmanaged<ValueBox<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
+                if !Unmanaged<SlotBox>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.holdsEntry }) {
+                    let value = Unmanaged<ValueBox<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
+                    weave_read_end()
+                    return Resolution(value, cacheable: true)
+                }
+                // Building runs user code: keep the registration past the section.
+                let entry = Unmanaged<EntryBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.entry }.lazy(T.self)
+                if entry.kind == .weak, let value = entry.instance.aliveWeak() {
+                    weave_read_end()
+                    return Resolution(value, cacheable: false)
+                }
                 weave_read_end()
-                return Resolution(value, cacheable: true)
+                return try build(entry)
             }
             weave_read_end()
             return try resolveLive(type, filling: slot)
@@ -59,7 +71,7 @@ enum Resolver {
         return try resolve(type, in: nil)
     }
 
-    /// A slot miss: the table read, kept in the slot when cacheable. The
+    /// A slot miss: the table read, and what the slot may keep of it. The
     /// task is outside every overlay here, so the live container is the
     /// registry to read.
     @inlinable
@@ -68,11 +80,18 @@ enum Resolver {
         guard let resolution = try resolve(type, key: typeKey(type), from: nil) else {
             return nil
         }
+        let box: SlotBox
         if resolution.cacheable {
-            let box = Unmanaged.passRetained(ValueBox(resolution.value))
-            if !weave_slot_install(slot, generation, box.toOpaque()) {
-                box.release()
-            }
+            box = ValueBox(resolution.value)
+        } else if let raw = weave_live_get(typeKey(type)) {
+            // Not cacheable, so a lazy entry: transient, weak or `.task`.
+            box = EntryBox(Unmanaged<AnyRegistryEntry>.fromOpaque(raw).takeRetainedValue())
+        } else {
+            return resolution
+        }
+        let retained = Unmanaged.passRetained(box)
+        if !weave_slot_install(slot, generation, retained.toOpaque()) {
+            retained.release()
         }
         return resolution
     }

@@ -76,6 +76,7 @@ public enum UnifiedDI {
     ///   - type: The registered type.
     ///   - defaultValue: The value to use on a miss.
     /// - Returns: The instance or the default.
+    @inlinable
     public static func resolve<T: Sendable>(_ type: T.Type, default defaultValue: @autoclosure () -> T) -> T {
         resolve(type) ?? defaultValue()
     }
@@ -94,12 +95,20 @@ public enum UnifiedDI {
     ///
     /// - Parameter type: The registered type.
     /// - Returns: The instance.
+    @inlinable
     public static func requireResolve<T: Sendable>(_ type: T.Type) -> T {
-        do {
+        do throws(DIError) {
             return try resolveThrowing(type)
         } catch {
-            fatalError(MissingDependencyReport(type: type, error: error, container: .live).message)
+            stopOnMissing(type, error)
         }
+    }
+
+    /// Out of line, so that `requireResolve` can be inlined (and specialised)
+    /// where it is called, as `resolve` is.
+    @usableFromInline
+    static func stopOnMissing(_ type: Any.Type, _ error: DIError) -> Never {
+        fatalError(MissingDependencyReport(type: type, error: error, container: .live).message)
     }
 
     /// The instance registered for `type`, or the reason there is none: the

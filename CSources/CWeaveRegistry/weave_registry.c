@@ -1048,7 +1048,19 @@ void *weave_live_peek(uintptr_t key) {
 
 /* ---- injection slots ------------------------------------------------- */
 
-#define SLOT_INDEX_SIZE 4096u
+/*
+ * The slot index: open addressing with linear probing over SLOT_PROBES
+ * buckets. Slots are never freed, so a bucket only ever goes from empty to
+ * a slot: readers probe without a lock and stop at the first empty bucket.
+ * When all SLOT_PROBES buckets of a key are taken, publishing evicts the
+ * key's home bucket, and the evicted key's next find misses and publishes
+ * it again (the Swift side does that under its lock). With a direct-mapped
+ * index (one bucket per key) two hot keys of one bucket evicted each other
+ * on every read, each time through that lock: with a thousand types, one
+ * key in five shared its bucket.
+ */
+#define SLOT_INDEX_SIZE 8192u
+#define SLOT_PROBES 8u
 static weave_slot_t *slot_index[SLOT_INDEX_SIZE];
 
 static inline size_t slot_bucket(uintptr_t key) {
@@ -1056,9 +1068,18 @@ static inline size_t slot_bucket(uintptr_t key) {
 }
 
 void *weave_slot_find(uintptr_t key) {
-    weave_slot_t *slot = ck_pr_load_ptr(&slot_index[slot_bucket(key)]);
-    TSAN_ACQUIRE(slot); /* publish's release: the owner and key are set */
-    return slot != NULL && slot->key == key ? ck_pr_load_ptr(&slot->owner) : NULL;
+    size_t bucket = slot_bucket(key);
+    for (unsigned int probe = 0; probe < SLOT_PROBES; probe++) {
+        weave_slot_t *slot = ck_pr_load_ptr(&slot_index[(bucket + probe) & (SLOT_INDEX_SIZE - 1)]);
+        if (slot == NULL) {
+            return NULL;
+        }
+        TSAN_ACQUIRE(slot); /* publish's release: the owner and key are set */
+        if (slot->key == key) {
+            return ck_pr_load_ptr(&slot->owner);
+        }
+    }
+    return NULL;
 }
 
 void weave_slot_publish(weave_slot_t *slot, void *owner) {
@@ -1067,7 +1088,19 @@ void weave_slot_publish(weave_slot_t *slot, void *owner) {
     ck_pr_store_ptr(&slot->owner, owner);
     ck_pr_fence_store();
     TSAN_RELEASE(slot);
-    ck_pr_store_ptr(&slot_index[slot_bucket(slot->key)], slot);
+    size_t bucket = slot_bucket(slot->key);
+    for (unsigned int probe = 0; probe < SLOT_PROBES; probe++) {
+        weave_slot_t **at = &slot_index[(bucket + probe) & (SLOT_INDEX_SIZE - 1)];
+        weave_slot_t *present = ck_pr_load_ptr(at);
+        if (present == slot) {
+            return;
+        }
+        if (present == NULL) {
+            ck_pr_store_ptr(at, slot);
+            return;
+        }
+    }
+    ck_pr_store_ptr(&slot_index[bucket], slot);
 }
 
 weave_slot_t *weave_slot_create(uintptr_t key) {

@@ -129,7 +129,8 @@ void *weave_slot_find(uintptr_t key);
  * key. */
 weave_slot_t *weave_slot_create(uintptr_t key);
 /* Sets the slot's owner (kept, not retained: it must live forever) and makes
- * the slot findable; again after an index collision evicted it. */
+ * the slot findable; again after it was evicted (which happens only once a
+ * key's eight index buckets are all taken). Callers serialise publishing. */
 void weave_slot_publish(weave_slot_t *slot, void *owner);
 /* Enters a read section (always) and returns the cached box when it is
  * current, else NULL. Copy out of the box, then call weave_read_end. */

@@ -738,11 +738,13 @@ static void group_parent_child(void) {
 /* ------------------------------------------------------------------------ */
 /* Group 3: injection slots, single-threaded (plus one waiting writer)       */
 
-/* A copy of weave_registry.c's key_hash and slot index size, used only to
- * pick two keys that share a slot-index bucket. The test checks the
- * eviction this predicts and says so when the copy is out of date. */
+/* A copy of weave_registry.c's key_hash, slot index size and probe count,
+ * used only to pick keys that share a home bucket in the slot index. The
+ * test checks the eviction this predicts and says so when the copy is out
+ * of date. */
 #define COPY_HASH_SEED 0x9e3779b97f4a7c15UL
-#define COPY_SLOT_INDEX_SIZE 4096u
+#define COPY_SLOT_INDEX_SIZE 8192u
+#define COPY_SLOT_PROBES 8
 
 static size_t copy_slot_bucket(uintptr_t key) {
     uint64_t x = (uint64_t)key ^ COPY_HASH_SEED;
@@ -921,7 +923,8 @@ static void *blocked_write_main(void *argument) {
 }
 
 static void group_slots(void) {
-    /* find / create / publish, and eviction by another key of the bucket. */
+    /* find / create / publish; keys of one home bucket share the index
+     * until all its probe buckets are taken; then eviction of the home. */
     uintptr_t ka = SLOT_KEY(1500);
     uintptr_t kb = key_in_same_bucket(ka, 1501);
     uintptr_t kc = key_in_other_bucket(ka, 1501);
@@ -936,14 +939,48 @@ static void group_slots(void) {
     CHECK(weave_slot_find(ka) == &owner_a, "creating a slot evicts nothing");
     weave_slot_publish(sb, &owner_b);
     CHECK(weave_slot_find(kb) == &owner_b, "find of the second key");
-    if (weave_slot_find(ka) != NULL) {
-        FAIL("publishing key %#" PRIxPTR " did not evict %#" PRIxPTR
-             ": the test's copy of key_hash / SLOT_INDEX_SIZE no longer matches "
-             "weave_registry.c (update copy_slot_bucket)", kb, ka);
-    }
+    CHECK(weave_slot_find(ka) == &owner_a, "a second key of the same bucket evicts nothing");
     weave_slot_publish(sa, &owner_a);
-    CHECK(weave_slot_find(ka) == &owner_a, "publish again restores the evicted slot");
-    CHECK(weave_slot_find(kb) == NULL, "and evicts the other one");
+    CHECK(weave_slot_find(ka) == &owner_a && weave_slot_find(kb) == &owner_b,
+          "publishing a slot again changes nothing");
+    {
+        /* Fill the rest of ka's probe buckets (ka and kb hold two) with
+         * keys of the same home; one more key of that home evicts ka, the
+         * home bucket's slot. */
+        static char fill_owner[COPY_SLOT_PROBES + 1];
+        uintptr_t fill[COPY_SLOT_PROBES];
+        int from = 1501;
+        for (int i = 0; i < COPY_SLOT_PROBES - 2; i++) {
+            uintptr_t next;
+            do {
+                next = SLOT_KEY(from);
+                from++;
+            } while (next == kb || next == ka || copy_slot_bucket(next) != copy_slot_bucket(ka));
+            fill[i] = next;
+            weave_slot_publish(weave_slot_create(next), &fill_owner[i]);
+        }
+        CHECK(weave_slot_find(ka) == &owner_a && weave_slot_find(kb) == &owner_b,
+              "eight keys of one home bucket are all findable");
+        for (int i = 0; i < COPY_SLOT_PROBES - 2; i++) {
+            CHECK(weave_slot_find(fill[i]) == &fill_owner[i], "filler %d findable", i);
+        }
+        uintptr_t extra = key_in_same_bucket(ka, from);
+        weave_slot_t *sx = weave_slot_create(extra);
+        weave_slot_publish(sx, &fill_owner[COPY_SLOT_PROBES]);
+        CHECK(weave_slot_find(extra) == &fill_owner[COPY_SLOT_PROBES], "the ninth key is findable");
+        if (weave_slot_find(ka) != NULL) {
+            FAIL("publishing a ninth key of the home bucket of %#" PRIxPTR " did not evict it: the test's "
+                 "copy of key_hash / SLOT_INDEX_SIZE / SLOT_PROBES no longer matches weave_registry.c "
+                 "(update copy_slot_bucket)", ka);
+        }
+        CHECK(weave_slot_find(kb) == &owner_b, "the other keys of the bucket stay");
+        weave_slot_publish(sa, &owner_a);
+        CHECK(weave_slot_find(ka) == &owner_a, "publish again restores the evicted slot");
+        CHECK(weave_slot_find(extra) == NULL, "and evicts the home bucket's slot again");
+        weave_slot_publish(sx, &fill_owner[COPY_SLOT_PROBES]);
+        weave_slot_publish(sa, &owner_a);
+        CHECK(weave_slot_find(ka) == &owner_a, "restored once more");
+    }
     weave_slot_t *sc = weave_slot_create(kc);
     weave_slot_publish(sc, &owner_c);
     CHECK(weave_slot_find(kc) == &owner_c && weave_slot_find(ka) == &owner_a,

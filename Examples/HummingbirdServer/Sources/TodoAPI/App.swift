@@ -22,6 +22,29 @@ public func buildRouter(wiring: Wiring, store: TodoStore = .seeded()) -> Router<
     return router
 }
 
+/// Both wirings in one router, the DI routes under `/di` and the same
+/// routes wired by hand under `/manual`, for a load test that compares them
+/// in one process (`scripts/loadtest.sh`): the same warm process, heap and
+/// code layout serve both, so the difference is the wiring's, not the
+/// difference between two server starts. The services must have been
+/// registered (`DIWiring.registerServices()`).
+public func buildComparisonRouter(store: TodoStore = .seeded()) -> Router<TodoRequestContext> {
+    let router = Router(context: TodoRequestContext.self)
+    DIWiring.addRoutes(to: router.group("di"))
+    ManualWiring.addRoutes(to: router.group("manual"), store: store)
+    return router
+}
+
+/// The comparison application (`buildComparisonRouter`), bound to 127.0.0.1 only.
+public func buildComparisonApplication(port: Int, logger: Logger) -> some ApplicationProtocol {
+    DIWiring.registerServices()
+    return Application(
+        router: buildComparisonRouter(),
+        configuration: .init(address: .hostname("127.0.0.1", port: port)),
+        logger: logger
+    )
+}
+
 /// The whole application, bound to 127.0.0.1 only.
 public func buildApplication(wiring: Wiring, port: Int, logger: Logger) -> some ApplicationProtocol {
     if wiring == .di {

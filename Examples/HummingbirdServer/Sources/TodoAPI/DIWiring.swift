@@ -31,8 +31,8 @@ public enum DIWiring {
         }
     }
 
-    static func addRoutes(to router: Router<TodoRequestContext>) {
-        router.add(middleware: TaskScopeMiddleware())
+    static func addRoutes(to router: some RouterMethods<TodoRequestContext>) {
+        _ = router.add(middleware: TaskScopeMiddleware())
         router.get("/health") { _, _ in HealthResponse(status: "ok") }
         router.get("/todos") { _, _ in
             let services = RequestServices()

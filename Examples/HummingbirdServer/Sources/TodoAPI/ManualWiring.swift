@@ -3,7 +3,7 @@ import Hummingbird
 /// The same services wired by hand: the store made once and captured by the
 /// routes, the unit of work and the presenter made per request and passed on.
 enum ManualWiring {
-    static func addRoutes(to router: Router<TodoRequestContext>, store: TodoStore) {
+    static func addRoutes(to router: some RouterMethods<TodoRequestContext>, store: TodoStore) {
         router.get("/health") { _, _ in HealthResponse(status: "ok") }
         router.get("/todos") { _, _ in
             let unitOfWork = UnitOfWork()

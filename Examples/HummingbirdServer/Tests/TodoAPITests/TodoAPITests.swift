@@ -62,6 +62,29 @@ final class TodoAPITests: XCTestCase {
         }
     }
 
+    /// The load test's one-process router serves each wiring under its
+    /// prefix, with the same bodies; only the DI routes open a task scope.
+    func testComparisonRouterServesBothWiringsUnderTheirPrefixes() async throws {
+        let app = Application(router: buildComparisonRouter(store: .seeded()))
+        try await app.test(.router) { client in
+            var bodies: [String: TodoDTO] = [:]
+            for prefix in ["/di", "/manual"] {
+                try await client.execute(uri: "\(prefix)/todos/2", method: .get) { response in
+                    XCTAssertEqual(response.status, .ok, prefix)
+                    let todo = try decode(TodoResponse.self, response.body)
+                    let meta = try decodeMeta(response.body)
+                    XCTAssertEqual(meta.unitOfWork, meta.presenterUnitOfWork, prefix)
+                    bodies[prefix] = todo.todo
+                }
+            }
+            XCTAssertEqual(bodies["/di"], TodoDTO(id: 2, title: "Load-test it", done: false))
+            XCTAssertEqual(bodies["/di"], bodies["/manual"])
+            try await client.execute(uri: "/todos/2", method: .get) { response in
+                XCTAssertEqual(response.status, .notFound, "a route outside both prefixes")
+            }
+        }
+    }
+
     /// The handler's `@Injected` unit of work and the one the presenter's
     /// factory resolved are the same instance within a request, and another
     /// request gets another one; none outlives its request.

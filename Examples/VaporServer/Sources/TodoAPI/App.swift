@@ -37,21 +37,45 @@ public func configure(
     }
 }
 
+/// Both wirings in one application, the DI routes under `/di` (with the
+/// request-scope middleware on that group only) and the same routes wired by
+/// hand under `/manual`, for a load test that compares them in one process
+/// (`scripts/loadtest.sh`): the same warm process serves both, so the
+/// difference is the wiring's, not the difference between two server
+/// starts. The services must have been registered (`DIWiring.registerServices()`).
+public func configureComparison(
+    _ app: Application,
+    store: TodoStore = .seeded(),
+    inFlight: InFlightRequests = InFlightRequests()
+) {
+    app.middleware = Middlewares()
+    app.middleware.use(RouteLoggingMiddleware(logLevel: .debug))
+    app.middleware.use(ErrorMiddleware.default(environment: app.environment))
+    app.lifecycle.use(ReleaseDependenciesOnShutdown(inFlight: inFlight))
+    DIWiring.addRoutes(to: app.grouped("di").grouped(TaskScopeMiddleware(inFlight: inFlight)))
+    ManualWiring.addRoutes(to: app.grouped("manual"), store: store)
+}
+
 /// The whole application, bound to 127.0.0.1 only. `arguments` are Vapor's
 /// (its command, `serve` by default); the example's own options are parsed
 /// before, by the executable.
+/// With `wiring` nil, both wirings (`configureComparison`).
 public func buildApplication(
-    wiring: Wiring,
+    wiring: Wiring?,
     port: Int,
     logger: Logger,
     arguments: [String] = [CommandLine.arguments.first ?? "vapor-server", "serve"]
 ) async throws -> Application {
-    if wiring == .di {
+    if wiring != .manual {
         DIWiring.registerServices()
     }
     let app = try await Application.make(Environment(name: "production", arguments: arguments), logger: logger)
     app.http.server.configuration.hostname = "127.0.0.1"
     app.http.server.configuration.port = port
-    configure(app, wiring: wiring)
+    if let wiring {
+        configure(app, wiring: wiring)
+    } else {
+        configureComparison(app)
+    }
     return app
 }

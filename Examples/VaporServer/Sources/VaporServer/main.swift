@@ -11,7 +11,7 @@ import Musl
 import Darwin
 #endif
 
-// vapor-server [--wiring di|manual] [--port N] [--log-level LEVEL]
+// vapor-server [--wiring di|manual|both] [--port N] [--log-level LEVEL]
 // Listens on 127.0.0.1 only. Logs through swift-log; at the default level
 // (info) nothing is logged per request. The options are parsed here and not
 // by Vapor's command line, which knows none of them: Vapor is handed `serve`.
@@ -19,24 +19,24 @@ import Darwin
 func usage(_ message: String) -> Never {
     let text = """
         error: \(message)
-        usage: vapor-server [--wiring di|manual] [--port N] [--log-level trace|debug|info|notice|warning|error|critical]
+        usage: vapor-server [--wiring di|manual|both] [--port N] [--log-level trace|debug|info|notice|warning|error|critical]
 
         """
     FileHandleStderr.write(text)
     exit(2)
 }
 
-var wiring = Wiring.di
+var wiring: Wiring? = .di  // nil: both (the DI routes under /di, the hand-wired ones under /manual)
 var port = 8080
 var level = Logger.Level.info
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--wiring":
-        guard let value = arguments.popFirst(), let parsed = Wiring(rawValue: value) else {
-            usage("--wiring takes di or manual")
+        guard let value = arguments.popFirst(), value == "both" || Wiring(rawValue: value) != nil else {
+            usage("--wiring takes di, manual or both")
         }
-        wiring = parsed
+        wiring = Wiring(rawValue: value)
     case "--port":
         guard let value = arguments.popFirst(), let parsed = Int(value), (0...65535).contains(parsed) else {
             usage("--port takes a number from 0 to 65535")
@@ -48,7 +48,7 @@ while let argument = arguments.popFirst() {
         }
         level = parsed
     case "-h", "--help":
-        print("usage: vapor-server [--wiring di|manual] [--port N] [--log-level LEVEL]")
+        print("usage: vapor-server [--wiring di|manual|both] [--port N] [--log-level LEVEL]")
         exit(0)
     default:
         usage("unknown argument \(argument)")
@@ -61,7 +61,7 @@ var diLogger = Logger(label: "WeaveDI")
 diLogger.logLevel = level
 DILog.logger = diLogger
 
-logger.info("starting", metadata: ["wiring": "\(wiring.rawValue)", "address": "127.0.0.1:\(port)"])
+logger.info("starting", metadata: ["wiring": "\(wiring?.rawValue ?? "both")", "address": "127.0.0.1:\(port)"])
 let app = try await buildApplication(wiring: wiring, port: port, logger: logger)
 do {
     // Returns on SIGTERM or SIGINT, after the server stopped accepting.

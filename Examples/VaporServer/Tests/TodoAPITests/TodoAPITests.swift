@@ -11,6 +11,28 @@ final class TodoAPITests: XCTestCase {
         DIWiring.registerServices(store: { TodoStore.seeded() })
     }
 
+    /// The load test's one-process application serves each wiring under its
+    /// prefix, with the same bodies.
+    func testComparisonAppServesBothWiringsUnderTheirPrefixes() async throws {
+        try await withApp(wiring: nil) { app in
+            let client = try app.testable()
+            var bodies: [String: TodoDTO] = [:]
+            for prefix in ["/di", "/manual"] {
+                try await client.test(.GET, "\(prefix)/todos/2") { response async throws in
+                    XCTAssertEqual(response.status, .ok, prefix)
+                    let todo = try response.content.decode(TodoResponse.self)
+                    XCTAssertEqual(todo.meta.unitOfWork, todo.meta.presenterUnitOfWork, prefix)
+                    bodies[prefix] = todo.todo
+                }
+            }
+            XCTAssertEqual(bodies["/di"], TodoDTO(id: 2, title: "Load-test it", done: false))
+            XCTAssertEqual(bodies["/di"], bodies["/manual"])
+            try await client.test(.GET, "/todos/2") { response async throws in
+                XCTAssertEqual(response.status, .notFound, "a route outside both prefixes")
+            }
+        }
+    }
+
     func testEndpointsAnswerUnderBothWirings() async throws {
         for wiring in Wiring.allCases {
             try await withApp(wiring: wiring) { app in
@@ -237,10 +259,15 @@ final class TodoAPITests: XCTestCase {
 
 /// Runs `body` with an application configured for `wiring`, and shuts it
 /// down whatever `body` does.
-func withApp(wiring: Wiring, _ body: (Application) async throws -> Void) async throws {
+/// With `wiring` nil, both wirings under their prefixes (`configureComparison`).
+func withApp(wiring: Wiring?, _ body: (Application) async throws -> Void) async throws {
     let app = try await Application.make(.testing, logger: testLogger)
     do {
-        configure(app, wiring: wiring)
+        if let wiring {
+            configure(app, wiring: wiring)
+        } else {
+            configureComparison(app)
+        }
         try await body(app)
     } catch {
         try await app.asyncShutdown()

@@ -1142,7 +1142,13 @@ static inline bool slot_install_in_section(weave_slot_t *slot, uint64_t expected
     }
     uintptr_t word = (uintptr_t)ck_pr_load_ptr(&slot->word);
     uintptr_t tagged = pointer | (tag_of_generation(expected) << TAG_SHIFT);
-    if (word != 0 && tag_of_word(word) == tag_of_generation(expected)) {
+    /* Only a box older than ours is replaced. A reader whose generation
+     * check above passed just before a write completed may get here after
+     * another reader installed a box at the new generation; replacing that
+     * one with ours (never served: its tag is old) would cost every reader
+     * a miss until the next install. The CI's C TSan stress caught it once:
+     * a box installed at the current generation was not served. */
+    if (word != 0 && !tag_is_older(tag_of_word(word), tag_of_generation(expected))) {
         return false;
     }
     ck_pr_fence_store(); /* the box's contents before the box (arm64) */

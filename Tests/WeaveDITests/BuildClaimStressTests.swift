@@ -16,15 +16,7 @@ private final class RequestUnit: Sendable {}
 /// builder wake them). The factories are slow, so the waits really happen.
 /// Run under ASan and TSan by scripts/sanitize.sh (the name has "Stress");
 /// the results are collected under `Locked`, a pthread mutex TSan sees.
-final class BuildClaimStressTests: XCTestCase {
-    override func setUp() {
-        WeaveDI.Container.live = WeaveDI.Container()
-    }
-
-    override func tearDown() {
-        WeaveDI.Container.live = WeaveDI.Container()
-    }
-
+final class BuildClaimStressTests: DITestCase {
     func testStressConcurrentFirstResolvesOfASingletonBuildItOnce() {
         let threads = 4
         for round in 0..<200 {

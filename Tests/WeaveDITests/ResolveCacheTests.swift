@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-import WeaveDI
 import XCTest
+
+@testable import WeaveDI
 
 private protocol Greeter: Sendable {
     var name: String { get }
@@ -23,15 +24,7 @@ private final class CountedGreeter: Greeter {
 /// result in the type's slot. Whatever the cache holds, a resolve must
 /// answer what the container holds now: after a write, inside an overlay,
 /// and for scopes that must not be cached.
-final class ResolveCacheTests: XCTestCase {
-    override func setUp() {
-        WeaveDI.Container.live = WeaveDI.Container()
-    }
-
-    override func tearDown() {
-        WeaveDI.Container.live = WeaveDI.Container()
-    }
-
+final class ResolveCacheTests: DITestCase {
     private func name(_ greeter: (any Greeter)?) -> String? { greeter?.name }
 
     func testReRegisteringReplacesTheCachedInstance() {

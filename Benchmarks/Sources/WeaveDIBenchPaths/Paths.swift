@@ -213,12 +213,16 @@ public func operations(for path: BenchPath, base: Int) -> Int {
 /// and prepares `n` operations, so the counted call that follows measures
 /// only steady-state work. Shared by the gate and the benchmark harness.
 public func warmUpAndPrepare(_ path: BenchPath, operations n: Int) {
+    warmUp(path, operations: min(n, 64))
+    path.prepare(n)
+}
+
+/// Sets the path's mode and runs `warm` operations, prepared and cleaned up.
+public func warmUp(_ path: BenchPath, operations warm: Int) {
     path.applyMode()
-    let warm = min(n, 64)
     path.prepare(warm)
     path.run(warm)
     path.cleanup(warm)
-    path.prepare(n)
 }
 
 /// Holds a `withInjectedValues` scope or a container overlay open on a

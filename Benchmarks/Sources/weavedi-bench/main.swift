@@ -91,11 +91,7 @@ func measured(_ path: BenchPath, _ n: Int) {
 @MainActor
 func warmUp(_ path: BenchPath) {
     let n = operations(for: path, base: baseIterations)
-    path.applyMode()
-    let warm = max(1, min(n / 10, 10_000))
-    path.prepare(warm)
-    path.run(warm)
-    path.cleanup(warm)
+    warmUp(path, operations: max(1, min(n / 10, 10_000)))
     UnifiedRegistry.shared.enableOptimization()
 }
 

@@ -27,12 +27,7 @@ final class InjectionSlot<Value>: @unchecked Sendable {
 
     @inlinable @inline(__always)
     func value() -> Value {
-        // A task outside every override scope and overlay reads what every
-        // such task reads: the shared cache serves it. Whether this task is
-        // in one is asked only while some scope exists somewhere.
-        if (OverrideScopes.noneActive || !InjectionScopes.currentTaskIsScoped())
-            && UnifiedRegistry.optimized.load(ordering: .relaxed)
-        {
+        if InjectionScopes.sharedCacheUsable {
             if let raw = weave_slot_peek(handle) {
                 let value = Unmanaged<ValueBox<Value>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
                 weave_read_end()

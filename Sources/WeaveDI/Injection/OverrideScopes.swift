@@ -23,6 +23,15 @@ enum InjectionScopes {
     static func currentTaskIsScoped() -> Bool {
         active
     }
+
+    /// Whether a read may use the shared slot cache: the task is outside
+    /// every override scope and overlay (so it reads what every such task
+    /// reads), and optimization is on. The task-local is asked only while
+    /// some scope exists somewhere.
+    @inlinable @inline(__always)
+    static var sharedCacheUsable: Bool {
+        (OverrideScopes.noneActive || !currentTaskIsScoped()) && UnifiedRegistry.optimized.load(ordering: .relaxed)
+    }
 }
 
 /// Held by every `InjectedValues` made inside `withInjectedValues`, so the

@@ -46,9 +46,7 @@ enum Resolver {
     /// optimization off, goes straight to the table.
     @inlinable @inline(__always)
     static func resolveLive<T>(_ type: T.Type) throws(DIError) -> Resolution<T>? {
-        if (OverrideScopes.noneActive || !InjectionScopes.currentTaskIsScoped())
-            && UnifiedRegistry.optimized.load(ordering: .relaxed)
-        {
+        if InjectionScopes.sharedCacheUsable {
             let slot = InjectionSlots.resolveSlot(for: T.self)
             if let raw = weave_slot_peek(slot) {
                 if !Unmanaged<SlotBox>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.holdsEntry }) {

@@ -6,6 +6,13 @@ private final class ScopedReader: @unchecked Sendable {
     @Injected var request: RequestContext?
 }
 
+/// Non-optional `@Injected var` of a `.task` or weak registration: its slot
+/// keeps the registration after the first read and builds from it.
+private final class KeptRegistrationReader: @unchecked Sendable {
+    @Injected var request: RequestContext
+    @Injected var service: ServiceImpl
+}
+
 final class InjectedScopeTests: DITestCase {
     func testTransientRegistrationsGiveANewInstancePerRead() {
         UnifiedDI.register(ServiceImpl.self, scope: .transient) { ServiceImpl() }
@@ -37,5 +44,51 @@ final class InjectedScopeTests: DITestCase {
         let reader = ScopedReader()
         XCTAssertTrue(reader.transient === reader.transient)
         XCTAssertEqual(counter.count, 1)
+    }
+
+    func testANonOptionalTaskPropertyFollowsEachScopeAfterItsFirstRead() async {
+        let counter = Counter()
+        UnifiedDI.register(RequestContext.self, scope: .task) { RequestContext(serial: counter.increment()) }
+        let reader = KeptRegistrationReader()
+        var serials: [Int] = []
+        for _ in 0..<3 {
+            let serial = await withTaskScope { () async -> Int in
+                let first = reader.request
+                XCTAssertTrue(first === reader.request, "one instance per scope")
+                XCTAssertTrue(first === UnifiedDI.resolve(RequestContext.self), "the property and resolve agree")
+                return first.serial
+            }
+            serials.append(serial)
+        }
+        XCTAssertEqual(serials, [1, 2, 3])
+        XCTAssertEqual(RequestContext.alive.load(ordering: .sequentiallyConsistent), 0, "a kept registration pinned a task instance")
+    }
+
+    func testAKeptRegistrationIsDroppedWhenTheTypeIsRegisteredAgain() {
+        let counter = Counter()
+        UnifiedDI.register(ServiceImpl.self, scope: .transient) { ServiceImpl(id: counter.increment()) }
+        let reader = KeptRegistrationReader()
+        XCTAssertEqual([reader.service.id, reader.service.id, reader.service.id], [1, 2, 3])
+
+        UnifiedDI.register(ServiceImpl.self, scope: .singleton) { ServiceImpl(id: 100 + counter.increment()) }
+        let singleton = reader.service
+        XCTAssertEqual(singleton.id, 104)
+        XCTAssertTrue(reader.service === singleton, "still building from the transient registration")
+
+        UnifiedDI.register(ServiceImpl.self, scope: .transient) { ServiceImpl(id: 200) }
+        XCTAssertEqual(reader.service.id, 200)
+        XCTAssertFalse(reader.service === reader.service)
+    }
+
+    func testANonOptionalWeakPropertySharesTheInstanceWhileItLivesAndRebuildsAfter() {
+        let counter = Counter()
+        UnifiedDI.register(ServiceImpl.self, scope: .weak) { ServiceImpl(id: counter.increment()) }
+        let reader = KeptRegistrationReader()
+        var held: ServiceImpl? = reader.service
+        XCTAssertTrue(reader.service === held, "a live weak instance is shared")
+        XCTAssertTrue(reader.service === held)
+        XCTAssertEqual(held?.id, 1)
+        held = nil
+        XCTAssertEqual(reader.service.id, 2, "the weak instance died; the next read builds anew")
     }
 }

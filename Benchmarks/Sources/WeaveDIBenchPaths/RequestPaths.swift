@@ -140,6 +140,12 @@ public final class LazySingleton: Sendable { public init() {} }
 public final class WeakShared: Sendable { public init() {} }
 public final class TransientThing: Sendable { public init() {} }
 
+/// `@Injected var` of a transient: a read that is never cached.
+public final class TransientReader: @unchecked Sendable {
+    @Injected public var thing: TransientThing
+    public init() {}
+}
+
 /// Keeps the weak registration's instance alive, as a real holder would.
 nonisolated(unsafe) var weakKeeper: WeakShared?
 
@@ -202,5 +208,11 @@ public func requestPaths() -> [BenchPath] {
         BenchPath(
             id: "resolve.transient", label: "UnifiedDI.resolve, transient", group: "resolve",
             run: { n in for _ in 0..<n { consume(UnifiedDI.resolve(TransientThing.self)) } }),
+        BenchPath(
+            id: "injected.type.transient", label: "@Injected var s: S, transient", group: "resolve",
+            run: { n in
+                let reader = TransientReader()
+                for _ in 0..<n { consume(reader.thing) }
+            }),
     ]
 }

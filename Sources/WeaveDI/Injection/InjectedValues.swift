@@ -131,10 +131,15 @@ public struct InjectedValues: Sendable {
     }
 }
 
-/// Whether everything one read resolved may be cached (see `Resolution`).
+/// Whether everything one read resolved may be cached (see `Resolution`),
+/// and, for a read whose value is not cacheable because it was built from
+/// a transient, weak or `.task` registration of the live container, that
+/// registration: a type slot keeps it, so its next read builds without the
+/// unspecialised resolution path.
 @usableFromInline
 final class ReadRecord: @unchecked Sendable {
     var cacheable = true
+    var entry: AnyRegistryEntry?
 
     @usableFromInline init() {}
 

@@ -29,9 +29,12 @@ final class InjectionSlot<Value>: @unchecked Sendable {
     func value() -> Value {
         if InjectionScopes.sharedCacheUsable {
             if let raw = weave_slot_peek(handle) {
-                let value = Unmanaged<ValueBox<Value>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
-                weave_read_end()
-                return value
+                if !Unmanaged<SlotBox>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.holdsEntry }) {
+                    let value = Unmanaged<ValueBox<Value>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
+                    weave_read_end()
+                    return value
+                }
+                return build(fromEntryIn: raw)
             }
             weave_read_end()
             return refresh()
@@ -39,16 +42,43 @@ final class InjectionSlot<Value>: @unchecked Sendable {
         return readUncached()
     }
 
+    /// A type slot's kept registration (transient, weak or `.task`): build
+    /// from it here, specialised in the caller, instead of the generic
+    /// resolution path, which looks up runtime metadata on every read.
+    /// Called inside the peek's read section; ends it.
+    @inlinable
+    func build(fromEntryIn raw: UnsafeMutableRawPointer) -> Value {
+        // Building runs user code: keep the registration past the section.
+        let entry = Unmanaged<EntryBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.entry }.lazy(Value.self)
+        if entry.kind == .weak, let value = entry.instance.aliveWeak() {
+            weave_read_end()
+            return value
+        }
+        weave_read_end()
+        do {
+            return try Resolver.build(entry).value
+        } catch {
+            InjectionSlots.stopReading(Value.self, error)
+        }
+    }
+
     @usableFromInline @inline(never)
     func refresh() -> Value {
         let generation = weave_generation()
         let record = ReadRecord()
         let value = read(record)
+        let box: SlotBox
         if record.cacheable {
-            let box = Unmanaged.passRetained(ValueBox(value))
-            if !weave_slot_install(handle, generation, box.toOpaque()) {
-                box.release()
-            }
+            box = ValueBox(value)
+        } else if let entry = record.entry, entry.type == Value.self {
+            // The value's own registration, not a wrapped type's (`T?`).
+            box = EntryBox(entry)
+        } else {
+            return value
+        }
+        let retained = Unmanaged.passRetained(box)
+        if !weave_slot_install(handle, generation, retained.toOpaque()) {
+            retained.release()
         }
         return value
     }
@@ -242,19 +272,34 @@ func readByType<Value>(_ type: Value.Type, record: ReadRecord?) -> Value {
     do {
         found = try TypeResolution.resolveUnwrappingOptional(Value.self, record: record)
     } catch {
-        DILog.failure(error)
         if Value.self is any OptionalResolvable.Type {
+            DILog.failure(error)
             record?.cacheable = false
             return (Optional<Any>.none as Any) as! Value
         }
-        fatalError("@Injected var: \(typeName(Value.self)): \(error.description)")
+        InjectionSlots.stopReading(Value.self, error)
     }
     guard let found else {
+        InjectionSlots.stopMissing(Value.self)
+    }
+    return found
+}
+
+extension InjectionSlots {
+    /// `@Injected var x: T` whose registration failed to build (a cycle, or
+    /// a `.task` registration read outside `withTaskScope`).
+    @usableFromInline @inline(never)
+    static func stopReading<Value>(_ type: Value.Type, _ error: DIError) -> Never {
+        DILog.failure(error)
+        fatalError("@Injected var: \(typeName(Value.self)): \(error.description)")
+    }
+
+    @inline(never)
+    static func stopMissing<Value>(_ type: Value.Type) -> Never {
         fatalError(
             "@Injected var: no '\(typeName(Value.self))' registered and no InjectedKey default "
                 + "of that type seen. Register it (UnifiedDI.register(\(typeName(Value.self)).self) "
                 + "{ ... }), declare it optional, or use @Injected(\\.key)."
         )
     }
-    return found
 }

@@ -1,3 +1,5 @@
+import CWeaveRegistry
+
 /// Resolution by value type alone, for `@Injected var x: T` and `T?`: an
 /// override of that type, then the live container (or the task's overlay),
 /// then a key default of that type already evaluated (a default not yet
@@ -9,7 +11,14 @@ enum TypeResolution {
             return overridden
         }
         if let resolution = try Resolver.resolve(type, in: nil) {
-            record?.note(resolution)
+            if let record {
+                record.note(resolution)
+                // Only a refresh of the shared cache passes a record, and it
+                // runs outside every overlay: the registry read was the live one.
+                if !resolution.cacheable, let raw = weave_live_get(typeKey(type)) {
+                    record.entry = Unmanaged<AnyRegistryEntry>.fromOpaque(raw).takeRetainedValue()
+                }
+            }
             return resolution.value
         }
         if let value = DefaultValues.value(ofType: type) {

@@ -390,6 +390,24 @@ static bool advance_generation(void) {
     return ((next >> WRITER_SHIFT) % FORCED_SWEEP_PERIOD) == 0;
 }
 
+uintptr_t weave_read_mode_word;
+
+void weave_read_mode_count_scope(int delta) {
+    if (delta >= 0) {
+        __atomic_add_fetch(&weave_read_mode_word, WEAVE_READ_MODE_ONE_SCOPE, __ATOMIC_SEQ_CST);
+    } else {
+        __atomic_sub_fetch(&weave_read_mode_word, WEAVE_READ_MODE_ONE_SCOPE, __ATOMIC_SEQ_CST);
+    }
+}
+
+void weave_read_mode_set_baseline(bool baseline) {
+    if (baseline) {
+        __atomic_or_fetch(&weave_read_mode_word, WEAVE_READ_MODE_BASELINE, __ATOMIC_SEQ_CST);
+    } else {
+        __atomic_and_fetch(&weave_read_mode_word, ~WEAVE_READ_MODE_BASELINE, __ATOMIC_SEQ_CST);
+    }
+}
+
 uint64_t weave_generation(void) {
     return ck_pr_load_64(&generation);
 }

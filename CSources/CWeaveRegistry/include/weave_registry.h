@@ -108,6 +108,25 @@ uint64_t weave_generation(void);
 void weave_generation_advance(void);
 
 /*
+ * The read mode, one word that every read loads inline (no call): bit 0 is
+ * set while optimization is off (reads go through the locked baseline and no
+ * slot cache), and the rest counts the override scopes and container
+ * overlays alive in the process. While the word is 0, which is the steady
+ * state of a server, a read needs to look at nothing else: no task-local, no
+ * Swift global accessor.
+ */
+extern uintptr_t weave_read_mode_word;
+#define WEAVE_READ_MODE_BASELINE ((uintptr_t)1)
+#define WEAVE_READ_MODE_ONE_SCOPE ((uintptr_t)2)
+
+static inline uintptr_t weave_read_mode(void) {
+    return __atomic_load_n(&weave_read_mode_word, __ATOMIC_ACQUIRE);
+}
+/* A scope or overlay begins (+1) or ends (-1). */
+void weave_read_mode_count_scope(int delta);
+void weave_read_mode_set_baseline(bool baseline);
+
+/*
  * Injection slots: one per injection key (a key path, an InjectedKey type or
  * a value type), shared by every property that reads that key, so a property
  * stores a pointer and nothing else. A slot caches one value (a box) tagged

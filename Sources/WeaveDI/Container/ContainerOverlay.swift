@@ -116,11 +116,11 @@ final class ContainerOverlayBinding: Sendable {
     init(_ container: DIContainer) {
         self.container = container
         ContainerOverlays.alive.add(1, ordering: .sequentiallyConsistent)
-        OverrideScopes.alive.add(1, ordering: .sequentiallyConsistent)
+        OverrideScopes.began()
     }
 
     deinit {
-        OverrideScopes.alive.subtract(1, ordering: .sequentiallyConsistent)
+        OverrideScopes.ended()
         ContainerOverlays.alive.subtract(1, ordering: .sequentiallyConsistent)
     }
 }

@@ -1,14 +1,19 @@
-import Synchronization
+import CWeaveRegistry
 
-/// Counts the override scopes alive anywhere in the process. While it is
-/// zero, a read can skip the task-local lookup entirely.
+/// Counts the override scopes (and container overlays) alive anywhere in
+/// the process, in the C read-mode word (`weave_read_mode`): one inline load
+/// on every read instead of a Swift global's accessor call. While the count
+/// is zero, a read can skip the task-local lookup entirely.
 @usableFromInline
 enum OverrideScopes {
-    @usableFromInline
-    static let alive = Atomic<Int>(0)
-
     @inlinable @inline(__always)
-    static var noneActive: Bool { alive.load(ordering: .acquiring) == 0 }
+    static var noneActive: Bool { weave_read_mode() < WEAVE_READ_MODE_ONE_SCOPE }
+
+    /// The scopes alive now.
+    static var count: Int { Int(weave_read_mode() / WEAVE_READ_MODE_ONE_SCOPE) }
+
+    static func began() { weave_read_mode_count_scope(1) }
+    static func ended() { weave_read_mode_count_scope(-1) }
 }
 
 /// Whether the current task is inside a `withInjectedValues` scope or a
@@ -30,7 +35,8 @@ enum InjectionScopes {
     /// some scope exists somewhere.
     @inlinable @inline(__always)
     static var sharedCacheUsable: Bool {
-        (OverrideScopes.noneActive || !currentTaskIsScoped()) && UnifiedRegistry.optimized.load(ordering: .relaxed)
+        let mode = weave_read_mode()
+        return mode == 0 || (mode & WEAVE_READ_MODE_BASELINE == 0 && !currentTaskIsScoped())
     }
 }
 
@@ -38,6 +44,6 @@ enum InjectionScopes {
 /// count stays up as long as any task (child or unstructured) can still read
 /// those overrides, not just until the scope's closure returns.
 final class OverrideScopeToken: Sendable {
-    init() { OverrideScopes.alive.add(1, ordering: .sequentiallyConsistent) }
-    deinit { OverrideScopes.alive.subtract(1, ordering: .sequentiallyConsistent) }
+    init() { OverrideScopes.began() }
+    deinit { OverrideScopes.ended() }
 }

@@ -113,7 +113,7 @@ enum Resolver {
     /// overlay lookup: for callers that already know the task's overlay).
     @inlinable @inline(__always)
     static func resolve<T>(_ type: T.Type, key: TypeKey, from registry: Registry?) throws(DIError) -> Resolution<T>? {
-        if UnifiedRegistry.optimized.load(ordering: .relaxed) {
+        if UnifiedRegistry.optimized {
             let raw: UnsafeMutableRawPointer?
             if let registry {
                 raw = weave_registry_peek(registry.handle, key)
@@ -186,7 +186,7 @@ enum Resolver {
     static func entry<T>(_ type: T.Type, in registry: Registry?) -> AnyRegistryEntry? {
         let key = typeKey(type)
         let registry = registry ?? (ContainerOverlays.noneActive ? nil : ContainerOverlays.currentRegistry())
-        guard UnifiedRegistry.optimized.load(ordering: .relaxed) else {
+        guard UnifiedRegistry.optimized else {
             return lockedEntry(key, in: registry)
         }
         let raw = registry.map { weave_registry_get($0.handle, key) } ?? weave_live_get(key)

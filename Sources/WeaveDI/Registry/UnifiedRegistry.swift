@@ -1,4 +1,4 @@
-import Synchronization
+import CWeaveRegistry
 
 /// Chooses how every lookup reads the one C table: without a lock inside an
 /// epoch read section (optimization on, the default), or under the table's
@@ -15,24 +15,26 @@ public final class UnifiedRegistry: Sendable {
     /// The one registry object (also reachable as ``GlobalUnifiedRegistry``).
     public static let shared = UnifiedRegistry()
 
-    @usableFromInline
-    static let optimized = Atomic<Bool>(true)
+    /// Whether reads are lock-free: a bit of the C read-mode word, which
+    /// every read loads inline anyway (`weave_read_mode`).
+    @inlinable @inline(__always)
+    static var optimized: Bool { weave_read_mode() & WEAVE_READ_MODE_BASELINE == 0 }
 
     private init() {}
 
     /// Lock-free reads and `@Injected`'s cache: the default.
     public nonisolated func enableOptimization() {
-        Self.optimized.store(true, ordering: .sequentiallyConsistent)
+        weave_read_mode_set_baseline(false)
     }
 
     /// Reads under the table's writer lock, with no `@Injected` cache: the
     /// baseline. Process-wide; takes effect for reads that start after it.
     public nonisolated func disableOptimization() {
-        Self.optimized.store(false, ordering: .sequentiallyConsistent)
+        weave_read_mode_set_baseline(true)
     }
 
     /// Whether reads are lock-free (the default).
     public nonisolated var isOptimizationEnabled: Bool {
-        Self.optimized.load(ordering: .relaxed)
+        Self.optimized
     }
 }

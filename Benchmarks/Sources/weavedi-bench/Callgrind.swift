@@ -40,8 +40,8 @@ func writeFile(_ path: String, _ text: String) -> Bool {
 func cFormat(_ format: String, _ arguments: CVarArg...) -> String {
     withVaList(arguments) { list in
         var buffer = [CChar](repeating: 0, count: 1024)
-        _ = vsnprintf(&buffer, buffer.count, format, list)
-        return String(cString: buffer)
+        let length = max(0, min(Int(vsnprintf(&buffer, buffer.count, format, list)), buffer.count - 1))
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 import WeaveDI
 import XCTest
 
@@ -90,5 +92,50 @@ final class InjectedScopeTests: DITestCase {
         XCTAssertEqual(held?.id, 1)
         held = nil
         XCTAssertEqual(reader.service.id, 2, "the weak instance died; the next read builds anew")
+    }
+
+    /// Readers of a non-optional `@Injected var` on several threads while a
+    /// writer registers its type 10,000 times, alternating transient,
+    /// singleton and weak: every read comes from a registration, no reader
+    /// ever goes back to an older one, and once the writer is done every
+    /// reader sees the last.
+    func testStressTypeSlotReadsDuringWritesEndOnTheLastRegistration() {
+        UnifiedDI.register(ServiceImpl.self, scope: .transient) { ServiceImpl(id: 0) }
+        let reader = KeptRegistrationReader()
+        let readers = 4
+        let writes = 10_000
+        let started = Atomic<Int>(0)
+        let done = Atomic<Bool>(false)
+        let bad = Atomic<Int>(0)
+        let reads = Atomic<Int>(0)
+        let group = DispatchGroup()
+        // Real threads: a dispatch pool on two cores would run the readers
+        // after the writer instead of against it.
+        for _ in 0..<readers {
+            group.enter()
+            Thread.detachNewThread {
+                started.add(1, ordering: .releasing)
+                var newest = 0
+                var count = 0
+                while !done.load(ordering: .acquiring) {
+                    let id = reader.service.id
+                    if id < newest || id > writes { bad.add(1, ordering: .relaxed) }
+                    newest = max(newest, id)
+                    count += 1
+                }
+                if reader.service.id != writes { bad.add(1, ordering: .relaxed) }
+                reads.add(count, ordering: .relaxed)
+                group.leave()
+            }
+        }
+        while started.load(ordering: .acquiring) < readers { sched_yield() }
+        let scopes: [ProvideScope] = [.transient, .singleton, .weak]
+        for write in 1...writes {
+            UnifiedDI.register(ServiceImpl.self, scope: scopes[write % 3]) { ServiceImpl(id: write) }
+        }
+        done.store(true, ordering: .releasing)
+        group.wait()
+        XCTAssertEqual(bad.load(ordering: .relaxed), 0, "a read came from no registration, or went back to an older one")
+        XCTAssertGreaterThan(reads.load(ordering: .relaxed), readers, "the readers never overlapped the writer")
     }
 }

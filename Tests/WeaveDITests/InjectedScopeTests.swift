@@ -75,7 +75,7 @@ final class InjectedScopeTests: DITestCase {
         UnifiedDI.register(ServiceImpl.self, scope: .singleton) { ServiceImpl(id: 100 + counter.increment()) }
         let singleton = reader.service
         XCTAssertEqual(singleton.id, 104)
-        XCTAssertTrue(reader.service === singleton, "still building from the transient registration")
+        XCTAssertTrue(reader.service === singleton, "the singleton registration builds once")
 
         UnifiedDI.register(ServiceImpl.self, scope: .transient) { ServiceImpl(id: 200) }
         XCTAssertEqual(reader.service.id, 200)

@@ -143,6 +143,7 @@ public final class TransientThing: Sendable { public init() {} }
 /// `@Injected var` of a transient: a read that is never cached.
 public final class TransientReader: @unchecked Sendable {
     @Injected public var thing: TransientThing
+    @Injected public var optionalThing: TransientThing?
     public init() {}
 }
 
@@ -213,6 +214,12 @@ public func requestPaths() -> [BenchPath] {
             run: { n in
                 let reader = TransientReader()
                 for _ in 0..<n { consume(reader.thing) }
+            }),
+        BenchPath(
+            id: "injected.optional.transient", label: "@Injected var s: S?, transient", group: "resolve",
+            run: { n in
+                let reader = TransientReader()
+                for _ in 0..<n { consume(reader.optionalThing) }
             }),
     ]
 }

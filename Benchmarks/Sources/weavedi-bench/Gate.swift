@@ -34,6 +34,7 @@ let gatedPaths: Set<String> = [
     "handler.hand", "handler.inject", "handler.injected.keypath", "handler.injected.keytype",
     "handler.injected.type", "handler.injected.optional", "resolve.transient3", "taskscope.request",
     "resolve.singleton.lazy", "resolve.weak", "resolve.transient", "injected.type.transient",
+    "injected.optional.transient",
     "elsewhere.override.injected", "elsewhere.override.resolve",
     "elsewhere.overlay.injected", "elsewhere.overlay.resolve",
 ]

@@ -132,16 +132,20 @@ public struct InjectedValues: Sendable {
 }
 
 /// Whether everything one read resolved may be cached (see `Resolution`),
-/// and, for a read whose value is not cacheable because it was built from
-/// a transient, weak or `.task` registration of the live container, that
-/// registration: a type slot keeps it, so its next read builds without the
-/// unspecialised resolution path.
+/// and, for a type slot's read whose value is not cacheable because it was
+/// built from a transient, weak or `.task` registration of the live
+/// container, that registration: the slot keeps it, so its next read builds
+/// without the unspecialised resolution path.
 @usableFromInline
 final class ReadRecord: @unchecked Sendable {
     var cacheable = true
+    /// The type whose registration the reader would keep (a type slot's
+    /// value type), so a read of another type, such as the wrapped type of
+    /// a `T?` property, does not look its registration up for nothing.
+    let entryWanted: ObjectIdentifier
     var entry: AnyRegistryEntry?
 
-    @usableFromInline init() {}
+    init(keepingEntryOf type: Any.Type) { entryWanted = ObjectIdentifier(type) }
 
     func note<T>(_ resolution: Resolution<T>) {
         if !resolution.cacheable { cacheable = false }

@@ -10,14 +10,17 @@ import Synchronization
 ///
 /// The slot caches the last value read for its key, stamped with the
 /// registry generation (the C side's `weave_slot_*`). A cached read is a
-/// read section around a tag check and a copy. Writes release stale cached
-/// values before they return, so a released instance never outlives its
-/// registration because some slot once read it.
+/// read section around a tag check and a copy. A type slot whose type has a
+/// transient, weak or `.task` registration keeps that registration instead,
+/// and a read builds from it. Writes release stale cached values before
+/// they return, so a released instance never outlives its registration
+/// because some slot once read it.
 @usableFromInline
 final class InjectionSlot<Value>: @unchecked Sendable {
     @usableFromInline let handle: OpaquePointer
     /// The full read (overrides, the container, defaults), reporting into
-    /// the record whether its result may be cached.
+    /// the record whether its result may be cached, and the registration it
+    /// was built from when the record asks for one.
     let read: @Sendable (ReadRecord?) -> Value
 
     init(handle: OpaquePointer, read: @escaping @Sendable (ReadRecord?) -> Value) {
@@ -65,13 +68,14 @@ final class InjectionSlot<Value>: @unchecked Sendable {
     @usableFromInline @inline(never)
     func refresh() -> Value {
         let generation = weave_generation()
-        let record = ReadRecord()
+        let record = ReadRecord(keepingEntryOf: Value.self)
         let value = read(record)
         let box: SlotBox
         if record.cacheable {
             box = ValueBox(value)
-        } else if let entry = record.entry, entry.type == Value.self {
-            // The value's own registration, not a wrapped type's (`T?`).
+        } else if let entry = record.entry, entry.type == Value.self, entry.kind != .fixed {
+            // The value's own registration (not a wrapped type's, for `T?`)
+            // and a lazy one, as `build(fromEntryIn:)` expects.
             box = EntryBox(entry)
         } else {
             return value
@@ -89,9 +93,10 @@ final class InjectionSlot<Value>: @unchecked Sendable {
     }
 }
 
-/// What a slot caches: a value (`ValueBox`), or, in a slot of
+/// What a slot caches: a value (`ValueBox`), or, in a type slot or a slot of
 /// `Resolver.resolveLive`, the registration of a type whose instances may
-/// not be cached (`EntryBox`), which saves the next resolve the table probe.
+/// not be cached (`EntryBox`), which saves the next read the resolution
+/// path and the table probe.
 @usableFromInline
 class SlotBox {
     @usableFromInline let holdsEntry: Bool

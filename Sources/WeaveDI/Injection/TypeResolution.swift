@@ -15,7 +15,9 @@ enum TypeResolution {
                 record.note(resolution)
                 // Only a refresh of the shared cache passes a record, and it
                 // runs outside every overlay: the registry read was the live one.
-                if !resolution.cacheable, let raw = weave_live_get(typeKey(type)) {
+                if !resolution.cacheable, record.entryWanted == ObjectIdentifier(type),
+                    let raw = weave_live_get(typeKey(type))
+                {
                     record.entry = Unmanaged<AnyRegistryEntry>.fromOpaque(raw).takeRetainedValue()
                 }
             }

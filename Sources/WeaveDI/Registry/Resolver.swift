@@ -81,9 +81,14 @@ enum Resolver {
         let box: SlotBox
         if resolution.cacheable {
             box = ValueBox(resolution.value)
-        } else if let raw = weave_live_get(typeKey(type)) {
-            // Not cacheable, so a lazy entry: transient, weak or `.task`.
-            box = EntryBox(Unmanaged<AnyRegistryEntry>.fromOpaque(raw).takeRetainedValue())
+        } else if let raw = weave_live_get(typeKey(type)),
+            case let entry = Unmanaged<AnyRegistryEntry>.fromOpaque(raw).takeRetainedValue(), entry.kind != .fixed
+        {
+            // Not cacheable, so a lazy entry: transient, weak or `.task`
+            // (unless a write replaced it since: the install then fails on
+            // the generation, and the kind check keeps `lazy(_:)` on a kept
+            // registration sound even so).
+            box = EntryBox(entry)
         } else {
             return resolution
         }
@@ -103,7 +108,7 @@ enum Resolver {
         // copies make unspecialised callers build `Optional<Resolution<T>>`
         // metadata on every read.
         var registry = registry
-        if registry == nil && !ContainerOverlays.noneActive {
+        if registry == nil && !OverrideScopes.noneActive && !ContainerOverlays.noneActive {
             registry = ContainerOverlays.currentRegistry()
         }
         return try resolve(type, key: key, from: registry)

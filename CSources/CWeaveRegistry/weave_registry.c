@@ -390,14 +390,14 @@ static bool advance_generation(void) {
     return ((next >> WRITER_SHIFT) % FORCED_SWEEP_PERIOD) == 0;
 }
 
-uintptr_t weave_read_mode_word;
+uintptr_t weave_read_mode_word = 0;
 
-void weave_read_mode_count_scope(int delta) {
-    if (delta >= 0) {
-        __atomic_add_fetch(&weave_read_mode_word, WEAVE_READ_MODE_ONE_SCOPE, __ATOMIC_SEQ_CST);
-    } else {
-        __atomic_sub_fetch(&weave_read_mode_word, WEAVE_READ_MODE_ONE_SCOPE, __ATOMIC_SEQ_CST);
-    }
+void weave_read_mode_scope_began(void) {
+    __atomic_add_fetch(&weave_read_mode_word, WEAVE_READ_MODE_ONE_SCOPE, __ATOMIC_SEQ_CST);
+}
+
+void weave_read_mode_scope_ended(void) {
+    __atomic_sub_fetch(&weave_read_mode_word, WEAVE_READ_MODE_ONE_SCOPE, __ATOMIC_SEQ_CST);
 }
 
 void weave_read_mode_set_baseline(bool baseline) {

@@ -113,7 +113,7 @@ void weave_generation_advance(void);
  * slot cache), and the rest counts the override scopes and container
  * overlays alive in the process. While the word is 0, which is the steady
  * state of a server, a read needs to look at nothing else: no task-local, no
- * Swift global accessor.
+ * Swift global accessor. Written only through the functions below.
  */
 extern uintptr_t weave_read_mode_word;
 #define WEAVE_READ_MODE_BASELINE ((uintptr_t)1)
@@ -122,8 +122,9 @@ extern uintptr_t weave_read_mode_word;
 static inline uintptr_t weave_read_mode(void) {
     return __atomic_load_n(&weave_read_mode_word, __ATOMIC_ACQUIRE);
 }
-/* A scope or overlay begins (+1) or ends (-1). */
-void weave_read_mode_count_scope(int delta);
+/* Counts an override scope or overlay that begins, or one that ends. */
+void weave_read_mode_scope_began(void);
+void weave_read_mode_scope_ended(void);
 void weave_read_mode_set_baseline(bool baseline);
 
 /*

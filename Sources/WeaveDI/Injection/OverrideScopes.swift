@@ -12,8 +12,8 @@ enum OverrideScopes {
     /// The scopes alive now.
     static var count: Int { Int(weave_read_mode() / WEAVE_READ_MODE_ONE_SCOPE) }
 
-    static func began() { weave_read_mode_count_scope(1) }
-    static func ended() { weave_read_mode_count_scope(-1) }
+    static func began() { weave_read_mode_scope_began() }
+    static func ended() { weave_read_mode_scope_ended() }
 }
 
 /// Whether the current task is inside a `withInjectedValues` scope or a

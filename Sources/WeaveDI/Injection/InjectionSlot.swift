@@ -80,10 +80,7 @@ final class InjectionSlot<Value>: @unchecked Sendable {
         } else {
             return value
         }
-        let retained = Unmanaged.passRetained(box)
-        if !weave_slot_install(handle, generation, retained.toOpaque()) {
-            retained.release()
-        }
+        box.install(in: handle, readAt: generation)
         return value
     }
 
@@ -102,6 +99,17 @@ class SlotBox {
     @usableFromInline let holdsEntry: Bool
 
     @usableFromInline init(holdsEntry: Bool) { self.holdsEntry = holdsEntry }
+
+    /// Caches this box in `slot` as read at `generation`. The slot keeps it
+    /// unless a write came in between or a newer box is there already; then
+    /// it is released here.
+    @usableFromInline
+    final func install(in slot: OpaquePointer, readAt generation: UInt64) {
+        let retained = Unmanaged.passRetained(self)
+        if !weave_slot_install(slot, generation, retained.toOpaque()) {
+            retained.release()
+        }
+    }
 }
 
 @usableFromInline

@@ -92,10 +92,7 @@ enum Resolver {
         } else {
             return resolution
         }
-        let retained = Unmanaged.passRetained(box)
-        if !weave_slot_install(slot, generation, retained.toOpaque()) {
-            retained.release()
-        }
+        box.install(in: slot, readAt: generation)
         return resolution
     }
 

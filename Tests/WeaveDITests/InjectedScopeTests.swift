@@ -8,11 +8,13 @@ private final class ScopedReader: @unchecked Sendable {
     @Injected var request: RequestContext?
 }
 
-/// Non-optional `@Injected var` of a `.task` or weak registration: its slot
-/// keeps the registration after the first read and builds from it.
+/// `@Injected var` of a transient, `.task` or weak registration: its slot
+/// keeps the registration after the first read and builds from it (for an
+/// optional property, the wrapped type's registration).
 private final class KeptRegistrationReader: @unchecked Sendable {
     @Injected var request: RequestContext
     @Injected var service: ServiceImpl
+    @Injected var maybeService: ServiceImpl?
 }
 
 final class InjectedScopeTests: DITestCase {
@@ -82,6 +84,29 @@ final class InjectedScopeTests: DITestCase {
         XCTAssertFalse(reader.service === reader.service)
     }
 
+    func testAnOptionalPropertyKeepsTheWrappedRegistrationAndFollowsWrites() {
+        let counter = Counter()
+        UnifiedDI.register(ServiceImpl.self, scope: .transient) { ServiceImpl(id: counter.increment()) }
+        let reader = KeptRegistrationReader()
+        XCTAssertEqual([reader.maybeService?.id, reader.maybeService?.id, reader.maybeService?.id], [1, 2, 3])
+
+        UnifiedDI.register(ServiceImpl.self, scope: .weak) { ServiceImpl(id: 100 + counter.increment()) }
+        var held = reader.maybeService
+        XCTAssertEqual(held?.id, 104)
+        XCTAssertTrue(reader.maybeService === held, "a live weak instance is shared")
+        held = nil
+        XCTAssertEqual(reader.maybeService?.id, 105, "the weak instance died; the next read builds anew")
+
+        UnifiedDI.register(ServiceImpl.self, scope: .task) { ServiceImpl(id: 200 + counter.increment()) }
+        XCTAssertNil(reader.maybeService, "a .task registration outside withTaskScope reads as nil")
+        let inScope = withTaskScope { (reader.maybeService?.id, reader.maybeService?.id) }
+        XCTAssertEqual(inScope.0, 206)
+        XCTAssertEqual(inScope.1, 206, "one instance per scope")
+
+        UnifiedDI.release(ServiceImpl.self)
+        XCTAssertNil(reader.maybeService, "released: nothing to read")
+    }
+
     func testANonOptionalWeakPropertySharesTheInstanceWhileItLivesAndRebuildsAfter() {
         let counter = Counter()
         UnifiedDI.register(ServiceImpl.self, scope: .weak) { ServiceImpl(id: counter.increment()) }
@@ -94,7 +119,7 @@ final class InjectedScopeTests: DITestCase {
         XCTAssertEqual(reader.service.id, 2, "the weak instance died; the next read builds anew")
     }
 
-    /// Readers of a non-optional `@Injected var` on several threads while a
+    /// Readers of an `@Injected var` (and its optional form) on several threads while a
     /// writer registers its type 10,000 times, alternating transient,
     /// singleton and weak: every read comes from a registration, no reader
     /// ever goes back to an older one, and once the writer is done every
@@ -118,12 +143,12 @@ final class InjectedScopeTests: DITestCase {
                 var newest = 0
                 var count = 0
                 while !done.load(ordering: .acquiring) {
-                    let id = reader.service.id
+                    let id = count % 2 == 0 ? reader.service.id : (reader.maybeService?.id ?? -1)
                     if id < newest || id > writes { bad.add(1, ordering: .relaxed) }
                     newest = max(newest, id)
                     count += 1
                 }
-                if reader.service.id != writes { bad.add(1, ordering: .relaxed) }
+                if reader.service.id != writes || reader.maybeService?.id != writes { bad.add(1, ordering: .relaxed) }
                 reads.add(count, ordering: .relaxed)
                 group.leave()
             }

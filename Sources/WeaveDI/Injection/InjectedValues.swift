@@ -140,8 +140,8 @@ public struct InjectedValues: Sendable {
 final class ReadRecord: @unchecked Sendable {
     var cacheable = true
     /// The type whose registration the reader would keep (a type slot's
-    /// value type), so a read of another type, such as the wrapped type of
-    /// a `T?` property, does not look its registration up for nothing.
+    /// value type, or for a `T?` slot `T?`, which keeps `T`'s), so a read
+    /// of another type does not look its registration up for nothing.
     let entryWanted: ObjectIdentifier
     var entry: AnyRegistryEntry?
 

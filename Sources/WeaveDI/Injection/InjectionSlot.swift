@@ -52,6 +52,13 @@ final class InjectionSlot<Value>: @unchecked Sendable {
     @inlinable
     func build(fromEntryIn raw: UnsafeMutableRawPointer) -> Value {
         // Building runs user code: keep the registration past the section.
+        if Unmanaged<EntryBox>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.buildsWrapped }) {
+            let (entry, build) = Unmanaged<WrappedEntryBox<Value>>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+                ($0.entry, $0.build)
+            }
+            weave_read_end()
+            return build(entry)
+        }
         let entry = Unmanaged<EntryBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.entry }.lazy(Value.self)
         if entry.kind == .weak, let value = entry.instance.aliveWeak() {
             weave_read_end()
@@ -73,10 +80,18 @@ final class InjectionSlot<Value>: @unchecked Sendable {
         let box: SlotBox
         if record.cacheable {
             box = ValueBox(value)
-        } else if let entry = record.entry, entry.type == Value.self, entry.kind != .fixed {
-            // The value's own registration (not a wrapped type's, for `T?`)
-            // and a lazy one, as `build(fromEntryIn:)` expects.
-            box = EntryBox(entry)
+        } else if let entry = record.entry, entry.kind != .fixed {
+            // A lazy registration, as `build(fromEntryIn:)` expects: of the
+            // value's own type, or of the wrapped type of a `T?` property.
+            if entry.type == Value.self {
+                box = EntryBox(entry)
+            } else if let optional = Value.self as? any OptionalResolvable.Type,
+                entry.type == optional.wrappedType
+            {
+                box = wrappedEntryBox(optional, entry)
+            } else {
+                return value
+            }
         } else {
             return value
         }
@@ -123,13 +138,37 @@ final class ValueBox<Value>: SlotBox {
 }
 
 @usableFromInline
-final class EntryBox: SlotBox {
+class EntryBox: SlotBox {
     @usableFromInline let entry: AnyRegistryEntry
+    /// A `WrappedEntryBox`: the slot's value is the registered type's
+    /// optional, built by the box's function.
+    @usableFromInline let buildsWrapped: Bool
 
-    @usableFromInline init(_ entry: AnyRegistryEntry) {
+    @usableFromInline init(_ entry: AnyRegistryEntry, buildsWrapped: Bool = false) {
         self.entry = entry
+        self.buildsWrapped = buildsWrapped
         super.init(holdsEntry: true)
     }
+}
+
+/// The kept registration of `W` in the slot of a `W?` property. The slot's
+/// code is generic over `W?` and cannot name `W`, so the box carries the
+/// build for it, made where `W` is known (`Optional.buildFromWrappedEntry`).
+@usableFromInline
+final class WrappedEntryBox<Value>: EntryBox {
+    @usableFromInline let build: @Sendable (AnyRegistryEntry) -> Value
+
+    init(_ entry: AnyRegistryEntry, build: @escaping @Sendable (AnyRegistryEntry) -> Value) {
+        self.build = build
+        super.init(entry, buildsWrapped: true)
+    }
+}
+
+/// Opens the optional type, so the box's value type is the slot's own.
+private func wrappedEntryBox<Optional: OptionalResolvable>(
+    _ type: Optional.Type, _ entry: AnyRegistryEntry
+) -> SlotBox {
+    WrappedEntryBox<Optional>(entry, build: Optional.buildFromWrappedEntry)
 }
 
 /// Finds or makes the slot of a key. The fast path is an index probe in C

@@ -15,7 +15,8 @@ enum TypeResolution {
                 record.note(resolution)
                 // Only a refresh of the shared cache passes a record, and it
                 // runs outside every overlay: the registry read was the live one.
-                if !resolution.cacheable, record.entryWanted == ObjectIdentifier(type),
+                if !resolution.cacheable,
+                    record.entryWanted == ObjectIdentifier(type) || record.entryWanted == ObjectIdentifier(T?.self),
                     let raw = weave_live_get(typeKey(type))
                 {
                     record.entry = Unmanaged<AnyRegistryEntry>.fromOpaque(raw).takeRetainedValue()
@@ -45,10 +46,30 @@ enum TypeResolution {
 
 protocol OptionalResolvable {
     static func resolveWrapped(record: ReadRecord?) throws(DIError) -> Self
+    static var wrappedType: Any.Type { get }
+    /// Builds the wrapped type from its lazy registration, nil (logged) when
+    /// that fails, as `readByType` does for an optional property.
+    static var buildFromWrappedEntry: @Sendable (AnyRegistryEntry) -> Self { get }
 }
 
 extension Optional: OptionalResolvable {
     static func resolveWrapped(record: ReadRecord?) throws(DIError) -> Self {
         try TypeResolution.resolve(Wrapped.self, record: record)
+    }
+
+    static var wrappedType: Any.Type { Wrapped.self }
+
+    static var buildFromWrappedEntry: @Sendable (AnyRegistryEntry) -> Self {
+        { entry in build(fromWrappedEntry: entry) }
+    }
+
+    private static func build(fromWrappedEntry entry: AnyRegistryEntry) -> Self {
+        do {
+            let built = try Resolver.build(entry.lazy(Wrapped.self))
+            return .some(built.value)
+        } catch {
+            DILog.failure(error)
+            return nil
+        }
     }
 }

@@ -59,14 +59,8 @@ final class InjectionSlot<Value>: @unchecked Sendable {
             weave_read_end()
             return build(entry)
         }
-        let entry = Unmanaged<EntryBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.entry }.lazy(Value.self)
-        if entry.kind == .weak, let value = entry.instance.aliveWeak() {
-            weave_read_end()
-            return value
-        }
-        weave_read_end()
         do {
-            return try Resolver.build(entry).value
+            return try Resolver.build(keptIn: raw, as: Value.self).value
         } catch {
             InjectionSlots.stopReading(Value.self, error)
         }

@@ -54,14 +54,7 @@ enum Resolver {
                     weave_read_end()
                     return Resolution(value, cacheable: true)
                 }
-                // Building runs user code: keep the registration past the section.
-                let entry = Unmanaged<EntryBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.entry }.lazy(T.self)
-                if entry.kind == .weak, let value = entry.instance.aliveWeak() {
-                    weave_read_end()
-                    return Resolution(value, cacheable: false)
-                }
-                weave_read_end()
-                return try build(entry)
+                return try build(keptIn: raw, as: T.self)
             }
             weave_read_end()
             return try resolveLive(type, filling: slot)
@@ -162,6 +155,21 @@ enum Resolver {
             return Resolution(entry.fixed(type).value, cacheable: true)
         }
         return try build(entry.lazy(type))
+    }
+
+    /// Builds from the registration an `EntryBox` keeps (a resolve slot's,
+    /// or a type slot's for `@Injected var x: T`), specialised in the
+    /// caller. Called inside the peek's read section; ends it.
+    @inlinable @inline(__always)
+    static func build<T>(keptIn raw: UnsafeMutableRawPointer, as type: T.Type) throws(DIError) -> Resolution<T> {
+        // Building runs user code: keep the registration past the section.
+        let entry = Unmanaged<EntryBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.entry }.lazy(T.self)
+        if entry.kind == .weak, let value = entry.instance.aliveWeak() {
+            weave_read_end()
+            return Resolution(value, cacheable: false)
+        }
+        weave_read_end()
+        return try build(entry)
     }
 
     /// Turns a lazy entry into an instance according to its scope. Inlinable

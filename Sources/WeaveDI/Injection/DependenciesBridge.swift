@@ -59,10 +59,8 @@ extension Injected {
 }
 
 extension InjectionSlots {
-    static let dependencyKeyTag: UInt = 3
-
     static func slot<K: DependencyKey & SendableMetatype>(forDependencyKey key: K.Type) -> Unmanaged<InjectionSlot<K.Value>> {
-        let identity = UInt(bitPattern: ObjectIdentifier(K.self)) | dependencyKeyTag
+        let identity = identity(ObjectIdentifier(K.self), .dependencyKey)
         if let owner = weave_slot_find(identity) {
             return Unmanaged.fromOpaque(owner)
         }

@@ -165,6 +165,30 @@ private func wrappedEntryBox<Optional: OptionalResolvable>(
     WrappedEntryBox<Optional>(entry, build: Optional.buildFromWrappedEntry)
 }
 
+/// The kinds of slot, one identity each per key: the one place slot tags
+/// are defined, so two kinds cannot share one (Swift rejects an enum with
+/// two equal raw values) and a route never reads another kind's slot as its
+/// own. Key path objects are heap objects (16-byte aligned) and type
+/// metadata is at least 8-byte aligned, so the low 3 bits of a key's
+/// address are free for the kind.
+@usableFromInline
+enum SlotKind: UInt, CaseIterable {
+    /// `@Injected(\.key)`: a key path object.
+    case keyPath = 0
+    /// `@Injected(Key.self)`: an `InjectedKey` type.
+    case injectedKey = 1
+    /// `@Injected var x: T`: no key defaults read directly, optionals unwrapped.
+    case valueType = 2
+    /// `UnifiedDI.resolve(T.self)` and the live reads (`Resolver.resolveLive`):
+    /// errors thrown, no key defaults, no unwrapping.
+    case resolve = 3
+    /// `@Injected(Key.self)` for a swift-dependencies `DependencyKey`, never cached.
+    case dependencyKey = 4
+
+    /// The bits a kind may use.
+    static let bits: UInt = 0b111
+}
+
 /// Finds or makes the slot of a key. The fast path is an index probe in C
 /// (no lock); a slot is made once per key, under a lock.
 @usableFromInline
@@ -179,17 +203,16 @@ enum InjectionSlots {
 
     private static let state = Locked(State())
 
-    /// Key path objects are heap objects (16-byte aligned); metadata
-    /// pointers are at least 8-byte aligned: the low bits tell the kinds apart.
-    @usableFromInline static let keyTypeTag: UInt = 1
-    @usableFromInline static let valueTypeTag: UInt = 2
-    /// A live resolve of a type, which differs from `@Injected var x: T`
-    /// (tag 2): no key defaults, no optional unwrapping, errors thrown.
-    @usableFromInline static let resolveTag: UInt = 3
+    /// The slot's identity in the index: the key object's address with the
+    /// kind in its low bits.
+    @inlinable @inline(__always)
+    static func identity(_ key: ObjectIdentifier, _ kind: SlotKind) -> UInt {
+        UInt(bitPattern: key) | kind.rawValue
+    }
 
     @inlinable @inline(__always)
     static func slot<Value>(forKeyPath keyPath: KeyPath<InjectedValues, Value> & Sendable) -> Unmanaged<InjectionSlot<Value>> {
-        let identity = UInt(bitPattern: ObjectIdentifier(keyPath))
+        let identity = identity(ObjectIdentifier(keyPath), .keyPath)
         if let owner = weave_slot_find(identity) {
             return Unmanaged.fromOpaque(owner)
         }
@@ -198,7 +221,7 @@ enum InjectionSlots {
 
     @inlinable @inline(__always)
     static func slot<K: InjectedKey>(forKey key: K.Type) -> Unmanaged<InjectionSlot<K.Value>> {
-        let identity = UInt(bitPattern: ObjectIdentifier(K.self)) | keyTypeTag
+        let identity = identity(ObjectIdentifier(K.self), .injectedKey)
         if let owner = weave_slot_find(identity) {
             return Unmanaged.fromOpaque(owner)
         }
@@ -207,7 +230,7 @@ enum InjectionSlots {
 
     @inlinable @inline(__always)
     static func slot<Value>(forType type: Value.Type) -> Unmanaged<InjectionSlot<Value>> {
-        let identity = UInt(bitPattern: ObjectIdentifier(Value.self)) | valueTypeTag
+        let identity = identity(ObjectIdentifier(Value.self), .valueType)
         if let owner = weave_slot_find(identity) {
             return Unmanaged.fromOpaque(owner)
         }
@@ -217,7 +240,7 @@ enum InjectionSlots {
     /// The C slot that caches live resolves of `T` (`Resolver.resolveLive`).
     @inlinable @inline(__always)
     static func resolveSlot<T>(for type: T.Type) -> OpaquePointer {
-        let identity = UInt(bitPattern: ObjectIdentifier(T.self)) | resolveTag
+        let identity = identity(ObjectIdentifier(T.self), .resolve)
         if let owner = weave_slot_find(identity) {
             return OpaquePointer(owner)
         }
@@ -292,8 +315,9 @@ enum InjectionSlots {
     }
 
     /// The slot for `identity`, made (and kept forever) on first use, and
-    /// indexed again: the index is direct-mapped, so another key may have
-    /// taken the bucket. Called under the lock.
+    /// indexed again: the index probes 8 buckets per key, and a key whose 8
+    /// are taken evicts its home bucket's slot, which is then published
+    /// again here on its next miss. Called under the lock.
     private static func findOrMake<Value>(
         identity: UInt, in state: inout State, read: @escaping @Sendable (ReadRecord?) -> Value
     ) -> Unmanaged<InjectionSlot<Value>> {

@@ -70,7 +70,12 @@ let package = Package(
                     condition: .when(traits: ["SwiftDependencies"])
                 ),
             ],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            swiftSettings: [
+                .swiftLanguageMode(.v6),
+                // The build protocol's test hooks (BuildWindows.swift), as the
+                // C side's WEAVE_STRESS_HOOKS: debug builds only.
+                .define("WEAVE_STRESS_HOOKS", .when(configuration: .debug)),
+            ]
         ),
         .target(
             name: "WeaveDITesting",
@@ -103,7 +108,10 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            swiftSettings: [
+                .swiftLanguageMode(.v6),
+                .define("WEAVE_STRESS_HOOKS", .when(configuration: .debug)),
+            ]
         ),
         .testTarget(
             name: "WeaveDIServiceLifecycleTests",

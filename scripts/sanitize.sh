@@ -2,7 +2,9 @@
 # Sanitizer runs, in order, each run even when an earlier one failed:
 #   1. the C stress test (IntegrationTests/Sources/RegistryStress) under
 #      ASan+UBSan and under TSan, plus three mutants that must fail;
-#   2. swift test --filter Stress under ASan and TSan.
+#   2. swift test --filter Stress under ASan and TSan;
+#   3. a mutant of the Swift build protocol (buildOnce without its re-check
+#      after a claim won) that BuildWindowTests must reject.
 # The C test is compiled here with cc, not built as its SwiftPM target:
 # SwiftPM would link Debian's libck.so, which is not instrumented, so ck's
 # epoch and hash-set code would be invisible to the sanitizers. Here ck's own
@@ -158,6 +160,38 @@ swift_stress() { # swift_stress NAME SCRATCH ENV... : swift test --filter Stress
     fi
 }
 
+# The defect of issue 22, put back: a claim won in the monitor loop builds
+# without looking for an instance published meanwhile. The forced-window
+# tests must catch it (a second build). Built without the default traits in
+# .build-notraits, which scripts/test.sh has built just before, so only
+# WeaveDI and its tests recompile; the source is restored on every exit.
+swift_mutant() {
+    local file="$ROOT/Sources/WeaveDI/Registry/InstanceSlot.swift" backup log
+    step "Swift mutant: buildOnce without the re-check after a won claim; BuildWindowTests must fail"
+    backup="$(mktemp)"
+    log="$ROOT/.build-notraits/mutant-no-recheck.log"
+    cp "$file" "$backup"
+    trap 'cp "$backup" "$file"' EXIT
+    perl -0pi -e 's/\n *\/\/ Published between this thread.s last look and its claim\.\n *if let value = current\(\) \{\n *slot\.releaseClaim\(me\)\n *return value\n *\}//' "$file"
+    if cmp -s "$file" "$backup"; then
+        fail "Swift mutant: the re-check was not found in $file (update the pattern)"
+    else
+        mkdir -p "$ROOT/.build-notraits"
+        if ! swift build --build-tests --disable-default-traits --scratch-path "$ROOT/.build-notraits" >"$log" 2>&1; then
+            fail "Swift mutant: did not build (see $log)"
+        elif swift test --skip-build --disable-default-traits --scratch-path "$ROOT/.build-notraits" \
+            --filter BuildWindowTests >>"$log" 2>&1; then
+            fail "Swift mutant: BuildWindowTests passed without the re-check"
+        else
+            grep -E "error: BuildWindowTests" "$log" | sed 's/^/    | /' | head -8
+            echo "    mutant rejected: BuildWindowTests failed without the re-check"
+        fi
+    fi
+    cp "$backup" "$file"
+    rm -f "$backup"
+    trap - EXIT
+}
+
 if [ "$RUN_C" -eq 1 ]; then c_stress; fi
 if [ "$RUN_SWIFT" -eq 1 ]; then
     scripts/ensure-deps.sh
@@ -168,6 +202,7 @@ if [ "$RUN_SWIFT" -eq 1 ]; then
     swift_stress ASan .build-asan ASAN_OPTIONS=detect_leaks=1 \
         LSAN_OPTIONS="suppressions=$ROOT/.build-asan/lsan-xctest.supp:print_suppressions=1"
     swift_stress TSan .build-tsan TSAN_OPTIONS="suppressions=$SUPP print_suppressions=1"
+    swift_mutant
 fi
 if [ ${#FAILED[@]} -ne 0 ]; then
     step "FAILED:"

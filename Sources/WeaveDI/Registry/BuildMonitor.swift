@@ -71,9 +71,13 @@ class SlotBase: @unchecked Sendable {
     @usableFromInline static let waitersFlag: UInt = 1
     // Written once before publication: the dynamic exclusivity checks
     // would only cost time.
-    /// Chains a task scope's slots; set before the slot is published there.
+    /// Chain a scope's instances (`ScopedInstances`); set before the slot is
+    /// published there. The slot is found by its registration's address:
+    /// holding the registration for the scope's lifetime keeps a later one
+    /// from being allocated at that address and finding this instance.
     @exclusivity(unchecked) @usableFromInline var scopeKey: TypeKey = 0
     @exclusivity(unchecked) @usableFromInline var scopeNext: UnsafeRawPointer?
+    @exclusivity(unchecked) @usableFromInline var scopeRegistration: AnyRegistryEntry?
 
     @usableFromInline init(type: Any.Type) { self.type = type }
 

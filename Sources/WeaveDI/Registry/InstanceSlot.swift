@@ -9,7 +9,8 @@ import Synchronization
 @usableFromInline
 final class InstanceSlot<T>: SlotBase, @unchecked Sendable {
     @usableFromInline let holdsWeakly: Bool
-    /// 1 once `strong` holds the instance; never goes back.
+    /// 0 empty, 2 while `strong` is written, 1 once it holds the instance;
+    /// moves forward only, so `strong` is written at most once.
     @usableFromInline let state = Atomic<UInt8>(0)
     @exclusivity(unchecked) @usableFromInline var strong: T?
     /// A retained `WeakBox`; read inside a read section only, since a
@@ -58,36 +59,50 @@ final class InstanceSlot<T>: SlotBase, @unchecked Sendable {
         try buildOnce(self, current: current, publish: publish, build: build)
     }
 
-    /// Returns the weak box this replaced, for release after a grace period.
+    /// Publishes `value`, or, if an instance is published already, keeps
+    /// that one: a strong instance is published once (`state` 0 -> 2 -> 1),
+    /// so one that other threads read is never overwritten. Returns the
+    /// instance now published, and the weak box this replaced, for release
+    /// after a grace period (a weak rebuild replaces the dead instance's box).
     @inlinable
-    func publish(_ value: T) -> UnsafeRawPointer? {
+    func publish(_ value: T) -> (T, UnsafeRawPointer?) {
         if holdsWeakly {
             let box = UnsafeRawPointer(Unmanaged.passRetained(WeakBox(value as AnyObject)).toOpaque())
-            return weakBox.exchange(box, ordering: .acquiringAndReleasing)
+            return (value, weakBox.exchange(box, ordering: .acquiringAndReleasing))
+        }
+        guard state.compareExchange(expected: 0, desired: 2, ordering: .acquiring).exchanged else {
+            return (publishedByAnother(), nil)
         }
         strong = value
         builtOrder = BuildOrder.next()
         state.store(1, ordering: .releasing)
-        return nil
+        return (value, nil)
+    }
+
+    /// The instance another publish wrote (or is writing: it is two stores away).
+    @usableFromInline
+    func publishedByAnother() -> T {
+        while state.load(ordering: .acquiring) != 1 {}
+        return strong!
     }
 }
 
-/// A task scope's instance of one registration. Not generic, so making and
-/// destroying one per request costs no runtime generic-metadata lookup (a
-/// generic class's allocation and deinit do); reading it back pays a cast.
+/// A scope's instance of one registration (a `.task` instance, or a
+/// singleton first built inside an override scope or overlay). Not generic,
+/// so making and destroying one per request costs no runtime
+/// generic-metadata lookup (a generic class's allocation and deinit do);
+/// reading it back pays a cast.
 @usableFromInline
 final class ScopedInstance: SlotBase, @unchecked Sendable {
-    /// 1 once `value` holds the instance; never goes back.
+    /// 0 empty, 2 while `value` is written, 1 once it holds the instance;
+    /// moves forward only, so `value` is written at most once.
     @usableFromInline let state = Atomic<UInt8>(0)
     @exclusivity(unchecked) @usableFromInline var value: Any?
-    /// The slot is found by the registration's address: holding the
-    /// registration for the scope's lifetime keeps a later registration
-    /// from being allocated at that address and finding this instance.
-    @usableFromInline let registration: AnyRegistryEntry
 
-    @usableFromInline init(registration: AnyRegistryEntry) {
-        self.registration = registration
-        super.init(type: registration.type)
+    /// The instance, if built.
+    @inlinable
+    func built<T>(as type: T.Type) -> T? {
+        state.load(ordering: .acquiring) == 1 ? (value as! T) : nil
     }
 
     @inlinable
@@ -96,9 +111,13 @@ final class ScopedInstance: SlotBase, @unchecked Sendable {
             self,
             current: { state.load(ordering: .acquiring) == 1 ? (value as! T) : nil },
             publish: { built in
+                guard state.compareExchange(expected: 0, desired: 2, ordering: .acquiring).exchanged else {
+                    while state.load(ordering: .acquiring) != 1 {}
+                    return (value as! T, nil)
+                }
                 value = built
                 state.store(1, ordering: .releasing)
-                return nil
+                return (built, nil)
             },
             build: build)
     }
@@ -111,34 +130,44 @@ final class ScopedInstance: SlotBase, @unchecked Sendable {
 /// monitor reports a wait that would close a loop as a cycle. A builder
 /// takes the monitor only when a waiter flagged the claim, to wake it.
 ///
+/// The rule that makes a build happen once: whoever wins the claim, by
+/// either route, looks for a published instance again before building. A
+/// thread that saw "not built" may find the claim free only because the
+/// builder has just published and let go. `publish` itself refuses a second
+/// instance (the slot's state moves 0 -> 2 -> 1 once), so even a protocol
+/// fault could not overwrite an instance other threads are reading. The
+/// protocol is modelled in IntegrationTests/Models/build_once.pml and each
+/// of its windows is forced by a test (`BuildWindow`, BuildWindowTests).
+///
 /// Why a claim and not the monitor for every build: a `.task` instance is
 /// built in every request, and a process-wide mutex taken twice per build
 /// was paid by every request and contended between request threads, while
 /// two threads building one slot at once is rare (a singleton's first
 /// resolve, a request's child tasks).
 ///
-/// `publish` returns a weak box it replaced, released here after a grace
-/// period.
+/// `publish` returns the instance now published (the one built, or one
+/// published first) and a weak box it replaced, released here after a
+/// grace period.
 @inlinable
 func buildOnce<T>(
     _ slot: SlotBase,
     current: () -> T?,
-    publish: (T) -> UnsafeRawPointer?,
+    publish: (T) -> (T, UnsafeRawPointer?),
     build: () throws(DIError) -> T
 ) throws(DIError) -> T {
     if let value = current() {
         return value
     }
+    #if WEAVE_STRESS_HOOKS
+    BuildHooks.reached(.afterFirstLook, slot)
+    #endif
     let context = ResolutionContext.current
     let me = context.claimWord
     var claimed = slot.claim.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing).exchanged
-    if claimed {
-        // Published between the first look and the claim.
-        if let value = current() {
-            slot.releaseClaim(me)
-            return value
-        }
-    } else {
+    if !claimed {
+        #if WEAVE_STRESS_HOOKS
+        BuildHooks.reached(.afterLostClaim, slot)
+        #endif
         let monitor = BuildMonitor.shared
         monitor.lock()
         while true {
@@ -146,6 +175,9 @@ func buildOnce<T>(
                 monitor.unlock()
                 return value
             }
+            #if WEAVE_STRESS_HOOKS
+            BuildHooks.reached(.afterMonitorRecheck, slot)
+            #endif
             let word = slot.claim.load(ordering: .acquiring)
             if word == 0 {
                 if slot.claim.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing).exchanged {
@@ -171,9 +203,22 @@ func buildOnce<T>(
             {
                 continue
             }
+            #if WEAVE_STRESS_HOOKS
+            BuildHooks.reached(.beforeWait, slot)
+            #endif
             monitor.wait(for: slot, as: me)
         }
         monitor.unlock()
+    }
+    if claimed {
+        #if WEAVE_STRESS_HOOKS
+        BuildHooks.reached(.afterClaimWon, slot)
+        #endif
+        // Published between this thread's last look and its claim.
+        if let value = current() {
+            slot.releaseClaim(me)
+            return value
+        }
     }
 
     let result: Result<T, DIError>
@@ -183,17 +228,25 @@ func buildOnce<T>(
         result = .failure(error)
     }
 
-    if claimed {
-        var replaced: UnsafeRawPointer?
-        if case .success(let value) = result {
-            replaced = publish(value)
-        }
-        slot.releaseClaim(me)
-        if let replaced {
-            weave_defer_release(UnsafeMutableRawPointer(mutating: replaced))
-        }
+    guard claimed else { return try result.get() }
+    #if WEAVE_STRESS_HOOKS
+    BuildHooks.reached(.beforePublish, slot)
+    #endif
+    var outcome = result
+    var replaced: UnsafeRawPointer?
+    if case .success(let value) = result {
+        let (published, previous) = publish(value)
+        outcome = .success(published)
+        replaced = previous
     }
-    return try result.get()
+    #if WEAVE_STRESS_HOOKS
+    BuildHooks.reached(.afterPublish, slot)
+    #endif
+    slot.releaseClaim(me)
+    if let replaced {
+        weave_defer_release(UnsafeMutableRawPointer(mutating: replaced))
+    }
+    return try outcome.get()
 }
 
 /// A process-wide sequence: an instance built later gets a larger number.

@@ -9,7 +9,7 @@ class AnyRegistryEntry: @unchecked Sendable {
     }
 
     @usableFromInline let kind: Kind
-    let type: Any.Type
+    @usableFromInline let type: Any.Type
 
     init(type: Any.Type, kind: Kind) {
         self.type = type

@@ -1,47 +1,63 @@
+import CWeaveRegistry
 import Synchronization
 
-/// Instances of `.task`-scoped registrations for one request. Bound to a task
-/// with a task-local, so child tasks share it and concurrent requests never
-/// do; the instances go away when the scope's last task is done.
+/// The instances one scope owns, one per registration: a request's `.task`
+/// instances (`withTaskScope`), or the singleton and weak instances first
+/// built inside a `withInjectedValues` scope or a container overlay (see
+/// `InjectionScopes`). Bound to a task with a task-local, so child tasks
+/// share it and concurrent scopes never do; the instances go away with the
+/// last task that can read them.
 ///
 /// Entering a scope allocates this one object. Its instances hang off a
-/// lock-free list (a request has a handful), pushed with a compare-and-swap
+/// lock-free list (a scope has a handful), pushed with a compare-and-swap
 /// and never removed before the scope dies.
 @usableFromInline
-final class TaskScope: @unchecked Sendable {
-    @usableFromInline @TaskLocal static var current: TaskScope?
-
-    /// The newest slot, retained; each links to the one before.
+final class ScopedInstances: @unchecked Sendable {
+    /// The newest instance, retained; each links to the one before.
     @usableFromInline let head = Atomic<UnsafeRawPointer?>(nil)
+    /// An overlay's own registry: its registrations keep their instances
+    /// themselves (and die with it), so they are not kept here.
+    let ownRegistry: Registry?
+    /// The scope this one is nested in, for an override scope or overlay:
+    /// what an enclosing scope built is seen inside this one.
+    @usableFromInline let enclosing: ScopedInstances?
+
+    init(owning registry: Registry? = nil, enclosing: ScopedInstances? = nil) {
+        self.ownRegistry = registry
+        self.enclosing = enclosing
+    }
 
     deinit {
         var node = head.load(ordering: .acquiring)
         while let raw = node {
-            let slot = Unmanaged<SlotBase>.fromOpaque(raw)
-            node = slot._withUnsafeGuaranteedRef { $0.scopeNext }
-            slot.release()
+            let instance = Unmanaged<SlotBase>.fromOpaque(raw)
+            node = instance._withUnsafeGuaranteedRef { $0.scopeNext }
+            instance.release()
         }
     }
 
-    /// The slot of one registration, not of one type: a registration that
-    /// replaced another mid-request, or another container's registration of
-    /// the same type, gets its own instance.
+    /// The `.task` instance (or a singleton's, see `build(_:)`) of one
+    /// registration, not of one type: a registration that replaced another
+    /// mid-scope, or another container's registration of the same type,
+    /// gets its own instance.
     @inlinable
-    func slot(for registration: AnyRegistryEntry) -> ScopedInstance {
+    func instance(for registration: AnyRegistryEntry) -> ScopedInstance {
+        slot(for: registration) { ScopedInstance(type: registration.type) }
+    }
+
+    /// The slot of `registration` in this scope, made by `make` on first use.
+    @inlinable
+    func slot<Slot: SlotBase>(for registration: AnyRegistryEntry, make: () -> Slot) -> Slot {
         let key = UInt(bitPattern: ObjectIdentifier(registration))
         var newest = head.load(ordering: .acquiring)
         var searchedUpTo: UnsafeRawPointer?
         while true {
-            var node = newest
-            while let raw = node, raw != searchedUpTo {
-                let slot = Unmanaged<SlotBase>.fromOpaque(raw).takeUnretainedValue()
-                if slot.scopeKey == key {
-                    return unsafeDowncast(slot, to: ScopedInstance.self)
-                }
-                node = slot.scopeNext
+            if let found = find(key, from: newest, to: searchedUpTo) {
+                return unsafeDowncast(found, to: Slot.self)
             }
-            let slot = ScopedInstance(registration: registration)
+            let slot = make()
             slot.scopeKey = key
+            slot.scopeRegistration = registration
             slot.scopeNext = newest
             let raw = UnsafeRawPointer(Unmanaged.passRetained(slot).toOpaque())
             let (pushed, found) = head.compareExchange(
@@ -56,12 +72,64 @@ final class TaskScope: @unchecked Sendable {
     }
 
     @inlinable
+    func find(_ key: UInt, from newest: UnsafeRawPointer?, to end: UnsafeRawPointer? = nil) -> SlotBase? {
+        var node = newest
+        while let raw = node, raw != end {
+            let slot = Unmanaged<SlotBase>.fromOpaque(raw).takeUnretainedValue()
+            if slot.scopeKey == key {
+                return slot
+            }
+            node = slot.scopeNext
+        }
+        return nil
+    }
+
+    /// A singleton or weak instance built inside an override scope or
+    /// overlay: the one an enclosing scope holds, else this scope's own,
+    /// built once (a weak one held weakly, as its registration would).
+    @inlinable
+    func build<T>(_ entry: LazyEntry<T>) throws(DIError) -> T {
+        let key = UInt(bitPattern: ObjectIdentifier(entry))
+        var outer = enclosing
+        while let scope = outer {
+            if let found = scope.find(key, from: scope.head.load(ordering: .acquiring)) {
+                if entry.kind == .weak {
+                    if let value = unsafeDowncast(found, to: InstanceSlot<T>.self).current() { return value }
+                } else if let value = unsafeDowncast(found, to: ScopedInstance.self).built(as: T.self) {
+                    return value
+                }
+            }
+            outer = scope.enclosing
+        }
+        if entry.kind == .weak {
+            return try slot(for: entry) { InstanceSlot<T>(weak: true) }
+                .getOrBuild { () throws(DIError) in try entry.produceFresh() }
+        }
+        return try instance(for: entry).getOrBuild { () throws(DIError) in try entry.produceFresh() }
+    }
+
+    /// Whether `entry` is a registration of this scope's own registry.
+    func owns(_ entry: AnyRegistryEntry) -> Bool {
+        guard let ownRegistry, let raw = weave_registry_get_local(ownRegistry.handle, typeKey(entry.type)) else {
+            return false
+        }
+        let found = Unmanaged<AnyRegistryEntry>.fromOpaque(raw).takeRetainedValue()
+        return found === entry
+    }
+}
+
+/// The request scope of `withTaskScope`.
+@usableFromInline
+enum TaskScope {
+    @usableFromInline @TaskLocal static var current: ScopedInstances?
+
+    @inlinable
     static func instance<T>(for entry: LazyEntry<T>) throws(DIError) -> T {
         guard let scope = current else {
             DILog.scopeLeak(T.self)
             throw .noActiveScope(type: typeName(T.self))
         }
-        return try scope.slot(for: entry).getOrBuild { () throws(DIError) in try entry.produceFresh() }
+        return try scope.instance(for: entry).getOrBuild { () throws(DIError) in try entry.produceFresh() }
     }
 }
 
@@ -91,7 +159,7 @@ public func withTaskScope<R>(
     isolation: isolated (any Actor)? = #isolation,
     _ operation: () async throws -> R
 ) async rethrows -> R {
-    try await TaskScope.$current.withValue(TaskScope(), operation: operation, isolation: isolation)
+    try await TaskScope.$current.withValue(ScopedInstances(), operation: operation, isolation: isolation)
 }
 
 /// The synchronous form of `withTaskScope(isolation:_:)`: every
@@ -108,5 +176,5 @@ public func withTaskScope<R>(
 /// - Returns: What `operation` returns.
 /// - Throws: What `operation` throws.
 public func withTaskScope<R>(_ operation: () throws -> R) rethrows -> R {
-    try TaskScope.$current.withValue(TaskScope(), operation: operation)
+    try TaskScope.$current.withValue(ScopedInstances(), operation: operation)
 }

@@ -263,6 +263,9 @@ private enum Observed: CustomStringConvertible {
 ///   gone with the registration (release, releaseAll, re-register);
 /// - `.transient`: a new instance per resolve;
 /// - `.weak`: the last instance while someone holds it, else a new one;
+/// - a `.singleton` or `.weak` instance not built (or not alive) when a
+///   `withInjectedValues` scope reaches it is that scope's own: shared in
+///   the scope and the scopes it encloses, never seen outside it;
 /// - `.task`: one instance per registration per `withTaskScope` (the
 ///   innermost), none outside a scope;
 /// - a child resolves its own registrations first, then its parent's;
@@ -294,6 +297,9 @@ private struct ContainerModel {
     var taskScopes: [[Int: Int]] = []
     /// Innermost last; each holds every override visible in that scope.
     var overrides: [[Int: (tag: Int, serial: Int)]] = []
+    /// Innermost last, one per override scope: registration tag to the
+    /// serial of the singleton or weak instance that scope built.
+    var scopeInstances: [[Int: Int]] = []
     var held: Set<Int> = []
     let defaults: [Int]
 
@@ -314,15 +320,29 @@ private struct ContainerModel {
         case .eager, .instance:
             return .instance(tag: entry.tag, serial: entry.instance)
         case .singleton:
-            return .instance(tag: entry.tag, serial: entry.instance)
+            return .instance(tag: entry.tag, serial: entry.instance ?? scopeInstance(of: entry))
         case .transient:
             return .instance(tag: entry.tag, serial: nil)
         case .weak:
-            return .instance(tag: entry.tag, serial: entry.instance.flatMap { held.contains($0) ? $0 : nil })
+            return .instance(tag: entry.tag, serial: aliveWeak(entry) ?? scopeInstance(of: entry))
         case .task:
             guard let scope = taskScopes.last else { return .noScope }
             return .instance(tag: entry.tag, serial: scope[entry.tag])
         }
+    }
+
+    func aliveWeak(_ entry: Registration) -> Int? {
+        entry.instance.flatMap { held.contains($0) ? $0 : nil }
+    }
+
+    /// What an enclosing override scope built of `entry` (alive, for a weak one).
+    func scopeInstance(of entry: Registration) -> Int? {
+        for scope in scopeInstances.reversed() {
+            if let serial = scope[entry.tag], entry.kind != .weak || held.contains(serial) {
+                return serial
+            }
+        }
+        return nil
     }
 
     /// Records the instance a resolve of `type` in `container` built.
@@ -330,7 +350,14 @@ private struct ContainerModel {
         guard let entry = registration(in: container, type: type) else { return }
         switch entry.kind {
         case .singleton, .weak:
-            entry.instance = serial
+            let builtOutside = entry.kind == .singleton ? entry.instance : aliveWeak(entry)
+            if builtOutside == nil && !scopeInstances.isEmpty {
+                if scopeInstance(of: entry) == nil {
+                    scopeInstances[scopeInstances.count - 1][entry.tag] = serial
+                }
+            } else {
+                entry.instance = serial
+            }
         case .task:
             taskScopes[taskScopes.count - 1][entry.tag] = serial
         case .eager, .instance, .transient:
@@ -561,6 +588,7 @@ private final class ModelRun {
         var visible = model.overrides.last ?? [:]
         visible[type] = (value.tag, value.serial)
         model.overrides.append(visible)
+        model.scopeInstances.append([:])
         depth += 1
         withInjectedValues {
             $0[ModelKey<M>.self] = value
@@ -569,6 +597,7 @@ private final class ModelRun {
         }
         depth -= 1
         model.overrides.removeLast()
+        model.scopeInstances.removeLast()
     }
 
     private func hold<M: ModelMarker>(_ value: ModelService<M>, keep: Bool) {

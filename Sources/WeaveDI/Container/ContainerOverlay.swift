@@ -26,6 +26,14 @@ import Synchronization
 /// with the assigned container's registrations, so the reset idiom
 /// `WeaveDI.Container.live = WeaveDI.Container()` stays inside the test.
 ///
+/// A `.singleton` or `.weak` registration of the live container (or of any
+/// container but the overlay's own) that is not built yet when a read
+/// inside the overlay reaches it is built for the overlay and kept by it:
+/// its factory sees the overlay's registrations, so the instance is shared
+/// inside the overlay and released with it, never kept by the live
+/// container nor seen by another overlay. One built before, outside every
+/// overlay, is the one read inside.
+///
 /// While any overlay is alive, reads made inside one bypass the shared cache
 /// of `@Injected`; reads in tasks outside every overlay keep using it.
 ///
@@ -42,7 +50,8 @@ public func withContainerOverlay<R>(
 ) rethrows -> R {
     let binding = ContainerOverlays.enter(configure)
     return try ContainerOverlays.$current.withValue(binding) {
-        try InjectionScopes.$active.withValue(true, operation: operation)
+        try InjectionScopes.$innermost.withValue(
+            ScopedInstances(owning: binding.container.registry, enclosing: InjectionScopes.innermost), operation: operation)
     }
 }
 
@@ -74,7 +83,9 @@ public func withContainerOverlay<R>(
     return try await ContainerOverlays.$current.withValue(
         binding,
         operation: {
-            try await InjectionScopes.$active.withValue(true, operation: operation, isolation: isolation)
+            try await InjectionScopes.$innermost.withValue(
+                ScopedInstances(owning: binding.container.registry, enclosing: InjectionScopes.innermost), operation: operation,
+                isolation: isolation)
         }, isolation: isolation)
 }
 

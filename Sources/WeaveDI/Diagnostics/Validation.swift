@@ -72,7 +72,7 @@ extension DIContainer {
         }
         let binding = ContainerOverlayBinding(throwaway)
         ContainerOverlays.$current.withValue(binding) {
-            InjectionScopes.$active.withValue(true) {
+            InjectionScopes.$innermost.withValue(ScopedInstances(owning: throwaway.registry)) {
                 for root in roots {
                     do {
                         if root.scope != .singleton {

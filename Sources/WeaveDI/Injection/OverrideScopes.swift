@@ -16,17 +16,29 @@ enum OverrideScopes {
     static func ended() { weave_read_mode_scope_ended() }
 }
 
-/// Whether the current task is inside a `withInjectedValues` scope or a
-/// container overlay. While scopes exist elsewhere but not here, a read may
-/// still use `@Injected`'s shared cache: what it reads is what every task
-/// without a scope reads.
+/// The current task's innermost `withInjectedValues` scope or container
+/// overlay, if any.
+///
+/// While scopes exist elsewhere but not here, a read may still use
+/// `@Injected`'s shared cache: what it reads is what every task without a
+/// scope reads.
+///
+/// The rule for what is built inside a scope: a singleton or weak instance
+/// that is not built yet when a task inside a scope reaches it is built
+/// for that scope and kept by it (`ScopedInstances`), not by its
+/// registration: its factory may read the scope's overrides or the
+/// overlay's registrations, and such an instance must not outlive the scope
+/// or reach another one. It is shared inside the scope (and its child
+/// tasks) and released with it. An instance built before, outside every
+/// scope, is the one read inside. An overlay's own registrations keep their
+/// instances themselves: they die with the overlay anyway.
 @usableFromInline
 enum InjectionScopes {
-    @TaskLocal static var active = false
+    @TaskLocal static var innermost: ScopedInstances?
 
     @usableFromInline @inline(never)
     static func currentTaskIsScoped() -> Bool {
-        active
+        innermost != nil
     }
 
     /// Whether a read may use the shared slot cache: the task is outside
@@ -37,6 +49,15 @@ enum InjectionScopes {
     static var sharedCacheUsable: Bool {
         let mode = weave_read_mode()
         return mode == 0 || (mode & WEAVE_READ_MODE_BASELINE == 0 && !currentTaskIsScoped())
+    }
+
+    /// The scope that keeps what `entry` builds now: the task's innermost
+    /// scope, unless `entry` is that overlay's own registration. Nil outside
+    /// every scope.
+    @usableFromInline @inline(never)
+    static func keeper(of entry: AnyRegistryEntry) -> ScopedInstances? {
+        guard let scope = innermost, !scope.owns(entry) else { return nil }
+        return scope
     }
 }
 

@@ -5,6 +5,9 @@
 /// `@Injected var x: T`), stack on enclosing scopes (innermost wins) and are
 /// gone when `operation` returns or throws. The live container is not
 /// changed, so tests that run in parallel can each override the same key.
+/// A `.singleton` or `.weak` instance first built inside the scope (its
+/// factory may read the overrides) is the scope's own: shared inside it,
+/// released with it, never kept by its registration.
 ///
 /// ```swift
 /// let name = withInjectedValues {
@@ -28,7 +31,7 @@ public func withInjectedValues<R>(
     try update(&values)
     values.enterScope()
     return try InjectedValues.$task.withValue(values) {
-        try InjectionScopes.$active.withValue(true, operation: operation)
+        try InjectionScopes.$innermost.withValue(ScopedInstances(enclosing: InjectionScopes.innermost), operation: operation)
     }
 }
 
@@ -61,6 +64,7 @@ public func withInjectedValues<R>(
     return try await InjectedValues.$task.withValue(
         values,
         operation: {
-            try await InjectionScopes.$active.withValue(true, operation: operation, isolation: isolation)
+            try await InjectionScopes.$innermost.withValue(
+                ScopedInstances(enclosing: InjectionScopes.innermost), operation: operation, isolation: isolation)
         }, isolation: isolation)
 }

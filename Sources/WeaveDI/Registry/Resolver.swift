@@ -178,12 +178,14 @@ enum Resolver {
     @inlinable
     static func build<T>(_ entry: LazyEntry<T>) throws(DIError) -> Resolution<T> {
         switch entry.kind {
-        case .singleton:
+        case .singleton, .weak:
+            // Inside a scope, an instance not built yet is the scope's own
+            // (`InjectionScopes`, the rule).
+            if !OverrideScopes.noneActive, entry.instance.current() == nil, let scope = InjectionScopes.keeper(of: entry) {
+                return Resolution(try scope.build(entry), cacheable: false)
+            }
             let value = try entry.instance.getOrBuild { () throws(DIError) in try entry.produceFresh() }
-            return Resolution(value, cacheable: true)
-        case .weak:
-            let value = try entry.instance.getOrBuild { () throws(DIError) in try entry.produceFresh() }
-            return Resolution(value, cacheable: false)
+            return Resolution(value, cacheable: entry.kind == .singleton)
         case .task:
             return Resolution(try TaskScope.instance(for: entry), cacheable: false)
         case .transient, .fixed:

@@ -17,6 +17,9 @@ scripts/format.sh --check
 step "C warnings"
 scripts/check-c-warnings.sh
 
+step "model checks (spin: the build protocol and the slot cache, each with a mutant spin must reject)"
+scripts/model-check.sh
+
 step "swift test"
 swift test 2>&1 | { grep -v "prohibited flag(s): -D__x86_64__" || true; }
 

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Checks the Promela models in IntegrationTests/Models exhaustively with spin
+# (IntegrationTests/Models/README.md says what they model):
+#
+#   build_once.pml  the claim / publish / wait / wake protocol of buildOnce:
+#                   a safety run (assertions, invalid end states) and a
+#                   liveness run (every thread returns, weak fairness);
+#   slot_cache.pml  the slot cache against the generation word and its
+#                   count of writes in progress: a safety run.
+#
+# The real protocol must verify with no error, over the full state space.
+# Each mutant (a preprocessor switch, spin -a -DMUTANT_...) must fail, with
+# the violation it is there to show; else the mutant no longer tests what
+# it should, and this script fails too. Prints one line per run (model,
+# variant, run, states stored, errors, verdict) and spin's summary line.
+#
+# Installs spin and gcc (pan.c's compiler and spin's preprocessor) through
+# scripts/ensure-deps.sh when they are missing. Works in a temporary
+# directory. Under a minute on two cores.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+MODELS="$ROOT/IntegrationTests/Models"
+
+"$ROOT/scripts/ensure-deps.sh" spin gcc
+for tool in spin gcc cpp; do
+    command -v "$tool" >/dev/null 2>&1 || {
+        echo "model-check: $tool missing after scripts/ensure-deps.sh" >&2
+        exit 1
+    }
+done
+
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+
+failed=0
+runs=0
+
+# check MODEL VARIANT RUN EXPECT [spin -D flags...]
+#   RUN     safety: pan built with -DSAFETY, assertions and invalid end states
+#           liveness: the model's ltl claim (-DLIVENESS), pan -a -f
+#   EXPECT  pass, or an extended regex that pan's error report must match
+check() {
+    local model="$1" variant="$2" run="$3" expect="$4"
+    shift 4
+    local dir="$WORK/$model.$variant.$run"
+    local -a spin_flags=("$@") cc_flags=(-O2 -w) pan_flags=(-m100000)
+    case "$run" in
+    safety) cc_flags+=(-DSAFETY) ;;
+    liveness)
+        spin_flags+=(-DLIVENESS)
+        pan_flags+=(-a -f)
+        ;;
+    *)
+        echo "model-check: unknown run $run" >&2
+        exit 2
+        ;;
+    esac
+    mkdir -p "$dir"
+    cp "$MODELS/$model.pml" "$dir/"
+    runs=$((runs + 1))
+
+    local output="" started=$SECONDS
+    if ! (cd "$dir" && spin -a "${spin_flags[@]}" "$model.pml" >spin.log 2>&1); then
+        cat "$dir/spin.log"
+        printf '%-10s %-24s %-8s FAILED: spin -a %s\n' "$model" "$variant" "$run" "${spin_flags[*]}"
+        failed=$((failed + 1))
+        return
+    fi
+    if ! (cd "$dir" && gcc "${cc_flags[@]}" -o pan pan.c >cc.log 2>&1); then
+        cat "$dir/cc.log"
+        printf '%-10s %-24s %-8s FAILED: gcc pan.c\n' "$model" "$variant" "$run"
+        failed=$((failed + 1))
+        return
+    fi
+    output="$(cd "$dir" && ./pan "${pan_flags[@]}" 2>&1)" || true
+    local seconds=$((SECONDS - started))
+
+    local summary states errors verdict
+    summary="$(grep -E '^State-vector .*errors: [0-9]+' <<<"$output" | head -1 || true)"
+    states="$(sed -nE 's/^ *([0-9]+) states, stored.*/\1/p' <<<"$output" | head -1)"
+    errors="$(sed -nE 's/.*errors: ([0-9]+)$/\1/p' <<<"$summary")"
+    if [ -z "$summary" ] || [ -z "$states" ] || [ -z "$errors" ]; then
+        verdict="FAILED (no summary from pan)"
+    elif [ "$expect" = pass ]; then
+        if [ "$errors" -ne 0 ]; then
+            verdict="FAILED (the real protocol must verify)"
+        elif grep -qE 'max search depth too small|Search not completed' <<<"$output"; then
+            verdict="FAILED (search not exhaustive)"
+        else
+            verdict="ok (verified, full state space)"
+        fi
+    elif [ "$errors" -ge 1 ] && grep -qE "$expect" <<<"$output"; then
+        verdict="ok (rejected as it must be)"
+    elif [ "$errors" -ge 1 ]; then
+        verdict="FAILED (rejected, but not for /$expect/)"
+    else
+        verdict="FAILED (the mutant must be rejected)"
+    fi
+
+    printf '%-10s %-24s %-8s states stored %9s  errors %s  %3ss  %s\n' \
+        "$model" "$variant" "$run" "${states:-?}" "${errors:-?}" "$seconds" "$verdict"
+    printf '    %s\n' "${summary:-(no State-vector line)}"
+    grep -E '^pan:[0-9]+: ' <<<"$output" | head -1 | sed 's/^/    /' || true
+    case "$verdict" in
+    ok*) ;;
+    *)
+        printf '%s\n' "$output" | sed 's/^/    | /'
+        failed=$((failed + 1))
+        ;;
+    esac
+}
+
+check build_once real safety pass
+check build_once real liveness pass
+check build_once MUTANT_NO_RECHECK safety 'assertion violated \(builds<=1\)' -DMUTANT_NO_RECHECK
+check build_once MUTANT_NO_FLAG safety 'invalid end state' -DMUTANT_NO_FLAG
+check build_once MUTANT_NO_FLAG liveness 'acceptance cycle' -DMUTANT_NO_FLAG
+check build_once MUTANT_PUBLISH_TWICE safety 'assertion violated \(publishes<=1\)' -DMUTANT_PUBLISH_TWICE
+check slot_cache real safety pass
+check slot_cache MUTANT_OLD_PEEK safety 'assertion violated \(v>=floor_(mine|any)\)' -DMUTANT_OLD_PEEK
+check slot_cache MUTANT_PEEK_DURING_WRITE safety 'assertion violated \(v>=floor_(mine|any)\)' \
+    -DMUTANT_PEEK_DURING_WRITE
+
+if [ "$failed" -ne 0 ]; then
+    echo "model-check: $failed of $runs runs failed" >&2
+    exit 1
+fi
+echo "model-check: $runs of $runs runs as expected"

@@ -10,18 +10,21 @@ enum TypeResolution {
             record?.cacheable = false
             return overridden
         }
-        if let resolution = try Resolver.resolve(type, in: nil) {
-            if let record {
+        if let record {
+            // Only a refresh of the shared cache passes a record, and it runs
+            // outside every overlay: the registry to read is the live one.
+            // The registration is kept from the same probe.
+            let wantsEntry =
+                record.entryWanted == ObjectIdentifier(type) || record.entryWanted == ObjectIdentifier(T?.self)
+            let (resolution, kept) = try Resolver.resolve(type, key: typeKey(type), from: nil, keepingEntry: wantsEntry)
+            if let resolution {
                 record.note(resolution)
-                // Only a refresh of the shared cache passes a record, and it
-                // runs outside every overlay: the registry read was the live one.
-                if !resolution.cacheable,
-                    record.entryWanted == ObjectIdentifier(type) || record.entryWanted == ObjectIdentifier(T?.self),
-                    let raw = weave_live_get(typeKey(type))
-                {
-                    record.entry = Unmanaged<AnyRegistryEntry>.fromOpaque(raw).takeRetainedValue()
+                if !resolution.cacheable, let kept {
+                    record.entry = kept
                 }
+                return resolution.value
             }
+        } else if let resolution = try Resolver.resolve(type, in: nil) {
             return resolution.value
         }
         if let value = DefaultValues.value(ofType: type) {

@@ -18,7 +18,8 @@ struct Resolution<T> {
 
 /// The one read route to registrations. `UnifiedDI`, `WeaveDI.Container`,
 /// `@Inject`, `@SafeInject`, `@Factory`, every `@Injected` form and the
-/// `InjectedValues` subscript come here, and nothing else reads the table.
+/// `InjectedValues` subscript come here; besides, only writers, `validate()`,
+/// `shutdown()` and the diagnostics enumerate the table.
 ///
 /// With optimization on (the default) a read is one epoch-protected lookup
 /// in the C table: no lock, and the entry is never retained when it already
@@ -37,8 +38,8 @@ enum Resolver {
 
     /// A read of the live container (`UnifiedDI`, `@Inject`). A task outside
     /// every overlay and override scope reads what every such task reads,
-    /// so a cacheable result is kept in the type's slot, the cache that
-    /// `@Injected` reads through, stamped with the registry generation: the
+    /// so a cacheable result is kept in the type's resolve slot (a slot of
+    /// its own kind, `SlotKind.resolve`), stamped with the registry generation: the
     /// next read is a tag check and a copy instead of a table probe, and any
     /// write makes it stale. For a transient, weak or `.task` registration
     /// the slot keeps the registration instead, and the next resolve builds
@@ -62,26 +63,20 @@ enum Resolver {
         return try resolve(type, in: nil)
     }
 
-    /// A slot miss: the table read, and what the slot may keep of it. The
+    /// A slot miss: one table read, and what the slot may keep of it. The
     /// task is outside every overlay here, so the live container is the
     /// registry to read.
-    @inlinable
+    @inlinable @inline(never)
     static func resolveLive<T>(_ type: T.Type, filling slot: OpaquePointer) throws(DIError) -> Resolution<T>? {
         let generation = weave_generation()
-        guard let resolution = try resolve(type, key: typeKey(type), from: nil) else {
-            return nil
-        }
+        let (resolution, kept) = try resolve(type, key: typeKey(type), from: nil, keepingEntry: true)
+        guard let resolution else { return nil }
         let box: SlotBox
         if resolution.cacheable {
             box = ValueBox(resolution.value)
-        } else if let raw = weave_live_get(typeKey(type)),
-            case let entry = Unmanaged<AnyRegistryEntry>.fromOpaque(raw).takeRetainedValue(), entry.kind != .fixed
-        {
-            // Not cacheable, so a lazy entry: transient, weak or `.task`
-            // (unless a write replaced it since: the install then fails on
-            // the generation, and the kind check keeps `lazy(_:)` on a kept
-            // registration sound even so).
-            box = EntryBox(entry)
+        } else if let kept {
+            // A lazy entry: transient, weak or `.task`.
+            box = EntryBox(kept)
         } else {
             return resolution
         }
@@ -108,6 +103,17 @@ enum Resolver {
     /// overlay lookup: for callers that already know the task's overlay).
     @inlinable @inline(__always)
     static func resolve<T>(_ type: T.Type, key: TypeKey, from registry: Registry?) throws(DIError) -> Resolution<T>? {
+        try resolve(type, key: key, from: registry, keepingEntry: false).resolution
+    }
+
+    /// The same, and with `keepingEntry` the lazy registration it built from
+    /// (or whose live weak instance it found), retained, for a cache to
+    /// keep: one table probe for both. `keepingEntry` is a constant at every
+    /// call, so the hot path keeps nothing.
+    @inlinable @inline(__always)
+    static func resolve<T>(
+        _ type: T.Type, key: TypeKey, from registry: Registry?, keepingEntry: Bool
+    ) throws(DIError) -> (resolution: Resolution<T>?, kept: LazyEntry<T>?) {
         if UnifiedRegistry.optimized {
             let raw: UnsafeMutableRawPointer?
             if let registry {
@@ -118,23 +124,24 @@ enum Resolver {
             // Inside the read section: copy the instance out, no user code.
             guard let raw else {
                 weave_read_end()
-                return nil
+                return (nil, nil)
             }
             let entry = Unmanaged<AnyRegistryEntry>.fromOpaque(raw)
             switch entry._withUnsafeGuaranteedRef({ $0.kind }) {
             case .fixed:
                 let value = Unmanaged<FixedEntry<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
                 weave_read_end()
-                return Resolution(value, cacheable: true)
+                return (Resolution(value, cacheable: true), nil)
             case .singleton:
                 if let value = Unmanaged<LazyEntry<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.instance.built }) {
                     weave_read_end()
-                    return Resolution(value, cacheable: true)
+                    return (Resolution(value, cacheable: true), nil)
                 }
             case .weak:
                 if let value = Unmanaged<LazyEntry<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.instance.aliveWeak() }) {
+                    let kept = keepingEntry ? Unmanaged<LazyEntry<T>>.fromOpaque(raw).takeUnretainedValue() : nil
                     weave_read_end()
-                    return Resolution(value, cacheable: false)
+                    return (Resolution(value, cacheable: false), kept)
                 }
             case .transient, .task:
                 break
@@ -142,19 +149,22 @@ enum Resolver {
             // Building runs user code: keep the entry alive past the section.
             let lazy = Unmanaged<LazyEntry<T>>.fromOpaque(raw).takeUnretainedValue()
             weave_read_end()
-            return try build(lazy)
+            return (try build(lazy), keepingEntry ? lazy : nil)
         }
-        return try resolveBaseline(type, key: key, in: registry)
+        return try resolveBaseline(type, key: key, in: registry, keepingEntry: keepingEntry)
     }
 
     /// The baseline: a locked read of the same table, then the same steps.
     @usableFromInline
-    static func resolveBaseline<T>(_ type: T.Type, key: TypeKey, in registry: Registry?) throws(DIError) -> Resolution<T>? {
-        guard let entry = lockedEntry(key, in: registry) else { return nil }
+    static func resolveBaseline<T>(
+        _ type: T.Type, key: TypeKey, in registry: Registry?, keepingEntry: Bool
+    ) throws(DIError) -> (resolution: Resolution<T>?, kept: LazyEntry<T>?) {
+        guard let entry = lockedEntry(key, in: registry) else { return (nil, nil) }
         if entry.kind == .fixed {
-            return Resolution(entry.fixed(type).value, cacheable: true)
+            return (Resolution(entry.fixed(type).value, cacheable: true), nil)
         }
-        return try build(entry.lazy(type))
+        let lazy = entry.lazy(type)
+        return (try build(lazy), keepingEntry ? lazy : nil)
     }
 
     /// Builds from the registration an `EntryBox` keeps (a resolve slot's,
@@ -178,19 +188,36 @@ enum Resolver {
     @inlinable
     static func build<T>(_ entry: LazyEntry<T>) throws(DIError) -> Resolution<T> {
         switch entry.kind {
-        case .singleton, .weak:
-            // Inside a scope, an instance not built yet is the scope's own
-            // (`InjectionScopes`, the rule).
-            if !OverrideScopes.noneActive, entry.instance.current() == nil, let scope = InjectionScopes.keeper(of: entry) {
-                return Resolution(try scope.build(entry), cacheable: false)
+        // Inside a scope, an instance not built yet is the scope's own
+        // (`InjectionScopes`, the rule).
+        case .singleton:
+            if !OverrideScopes.noneActive, let scope = InjectionScopes.keeper(of: entry) {
+                return Resolution(try build(entry, keptBy: scope), cacheable: false)
             }
             let value = try entry.instance.getOrBuild { () throws(DIError) in try entry.produceFresh() }
-            return Resolution(value, cacheable: entry.kind == .singleton)
+            return Resolution(value, cacheable: true)
+        case .weak:
+            if !OverrideScopes.noneActive, let scope = InjectionScopes.keeper(of: entry) {
+                return Resolution(try build(entry, keptBy: scope), cacheable: false)
+            }
+            let value = try entry.instance.getOrBuild { () throws(DIError) in try entry.produceFresh() }
+            return Resolution(value, cacheable: false)
         case .task:
             return Resolution(try TaskScope.instance(for: entry), cacheable: false)
         case .transient, .fixed:
             return Resolution(try entry.produceFresh(), cacheable: false)
         }
+    }
+
+    /// A singleton or weak instance reached inside an override scope or
+    /// overlay: the registration's own if it is built (outside every scope),
+    /// else `scope`'s. Out of line: the common build paths stay small.
+    @usableFromInline @inline(never)
+    static func build<T>(_ entry: LazyEntry<T>, keptBy scope: ScopedInstances) throws(DIError) -> T {
+        if let value = entry.instance.current() {
+            return value
+        }
+        return try scope.build(entry)
     }
 
     /// The entry itself, retained, by the selected read: for `@Factory`,

@@ -50,8 +50,7 @@ public func withContainerOverlay<R>(
 ) rethrows -> R {
     let binding = ContainerOverlays.enter(configure)
     return try ContainerOverlays.$current.withValue(binding) {
-        try InjectionScopes.$innermost.withValue(
-            ScopedInstances(owning: binding.container.registry, enclosing: InjectionScopes.innermost), operation: operation)
+        try InjectionScopes.$active.withValue(true, operation: operation)
     }
 }
 
@@ -83,9 +82,7 @@ public func withContainerOverlay<R>(
     return try await ContainerOverlays.$current.withValue(
         binding,
         operation: {
-            try await InjectionScopes.$innermost.withValue(
-                ScopedInstances(owning: binding.container.registry, enclosing: InjectionScopes.innermost), operation: operation,
-                isolation: isolation)
+            try await InjectionScopes.$active.withValue(true, operation: operation, isolation: isolation)
         }, isolation: isolation)
 }
 
@@ -116,16 +113,17 @@ enum ContainerOverlays {
     }
 }
 
-/// What the task-local holds: the overlay, and the count of overlays alive,
-/// which stays up while any task that inherited the binding can still read
-/// through it (not just until the operation returns). Counting it as an
-/// override scope too keeps `@Injected`'s shared cache out of the way of
-/// reads made inside it.
-final class ContainerOverlayBinding: Sendable {
+/// What the task-local holds: the overlay, the instances built inside it,
+/// and the count of overlays alive, which stays up while any task that
+/// inherited the binding can still read through it (not just until the
+/// operation returns). Counting it as an override scope too keeps
+/// `@Injected`'s shared cache out of the way of reads made inside it.
+final class ContainerOverlayBinding: ScopedInstances, @unchecked Sendable {
     let container: DIContainer
 
     init(_ container: DIContainer) {
         self.container = container
+        super.init(owning: container.registry, enclosingOverride: InjectedValues.task.innermostScope)
         ContainerOverlays.alive.add(1, ordering: .sequentiallyConsistent)
         OverrideScopes.began()
     }

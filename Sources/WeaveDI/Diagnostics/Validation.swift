@@ -72,7 +72,7 @@ extension DIContainer {
         }
         let binding = ContainerOverlayBinding(throwaway)
         ContainerOverlays.$current.withValue(binding) {
-            InjectionScopes.$innermost.withValue(ScopedInstances(owning: throwaway.registry)) {
+            InjectionScopes.$active.withValue(true) {
                 for root in roots {
                     do {
                         if root.scope != .singleton {

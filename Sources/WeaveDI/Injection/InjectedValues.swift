@@ -127,8 +127,11 @@ public struct InjectedValues: Sendable {
     }
 
     mutating func enterScope() {
-        scopeTokens.append(OverrideScopeToken())
+        scopeTokens.append(OverrideScopeToken(enclosing: scopeTokens.last))
     }
+
+    /// The innermost `withInjectedValues` scope these values belong to.
+    var innermostScope: OverrideScopeToken? { scopeTokens.last }
 }
 
 /// Whether everything one read resolved may be cached (see `Resolution`),

@@ -34,11 +34,26 @@ enum OverrideScopes {
 /// instances themselves: they die with the overlay anyway.
 @usableFromInline
 enum InjectionScopes {
-    @TaskLocal static var innermost: ScopedInstances?
+    @TaskLocal static var active = false
 
     @usableFromInline @inline(never)
     static func currentTaskIsScoped() -> Bool {
-        innermost != nil
+        active
+    }
+
+    /// The current task's innermost override scope or overlay: of its
+    /// innermost overlay and its innermost `withInjectedValues` scope, the
+    /// one that began later (`ScopedInstances.order`).
+    static var innermost: ScopedInstances? {
+        later(ContainerOverlays.current, InjectedValues.task.innermostScope)
+    }
+
+    /// Of two scopes a task is in, the inner: the one that began later.
+    static func later(_ overlay: ScopedInstances?, _ override: ScopedInstances?) -> ScopedInstances? {
+        if let overlay, let override {
+            return overlay.order > override.order ? overlay : override
+        }
+        return overlay ?? override
     }
 
     /// Whether a read may use the shared slot cache: the task is outside
@@ -63,8 +78,13 @@ enum InjectionScopes {
 
 /// Held by every `InjectedValues` made inside `withInjectedValues`, so the
 /// count stays up as long as any task (child or unstructured) can still read
-/// those overrides, not just until the scope's closure returns.
-final class OverrideScopeToken: Sendable {
-    init() { OverrideScopes.began() }
+/// those overrides, not just until the scope's closure returns. It keeps the
+/// instances built inside the scope.
+final class OverrideScopeToken: ScopedInstances, @unchecked Sendable {
+    init(enclosing: OverrideScopeToken?) {
+        super.init(owning: nil, enclosingOverride: enclosing)
+        OverrideScopes.began()
+    }
+
     deinit { OverrideScopes.ended() }
 }

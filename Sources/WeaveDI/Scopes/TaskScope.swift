@@ -8,11 +8,13 @@ import Synchronization
 /// share it and concurrent scopes never do; the instances go away with the
 /// last task that can read them.
 ///
-/// Entering a scope allocates this one object. Its instances hang off a
-/// lock-free list (a scope has a handful), pushed with a compare-and-swap
-/// and never removed before the scope dies.
+/// Entering a scope allocates this one object (for an override scope or an
+/// overlay, the object that already marks the scope is one: `OverrideScopeToken`,
+/// `ContainerOverlayBinding`). Its instances hang off a lock-free list (a
+/// scope has a handful), pushed with a compare-and-swap and never removed
+/// before the scope dies.
 @usableFromInline
-final class ScopedInstances: @unchecked Sendable {
+class ScopedInstances: @unchecked Sendable {
     /// The newest instance, retained; each links to the one before.
     @usableFromInline let head = Atomic<UnsafeRawPointer?>(nil)
     /// An overlay's own registry: its registrations keep their instances
@@ -21,10 +23,26 @@ final class ScopedInstances: @unchecked Sendable {
     /// The scope this one is nested in, for an override scope or overlay:
     /// what an enclosing scope built is seen inside this one.
     @usableFromInline let enclosing: ScopedInstances?
+    /// For override scopes and overlays, when the scope began: one nested in
+    /// another begins after it, so of the two a task is in, the later is
+    /// the inner (`InjectionScopes.innermost`). 0 for a request scope, whose
+    /// entry should not touch a process-wide counter.
+    let order: UInt64
 
-    init(owning registry: Registry? = nil, enclosing: ScopedInstances? = nil) {
+    /// A request scope (`withTaskScope`).
+    init() {
+        self.ownRegistry = nil
+        self.enclosing = nil
+        self.order = 0
+    }
+
+    /// An override scope's or an overlay's, made before it is bound to the
+    /// task: `enclosingOverride` is the task's innermost `withInjectedValues`
+    /// scope, the enclosing scope is the later of it and the task's overlay.
+    init(owning registry: Registry?, enclosingOverride: ScopedInstances?) {
         self.ownRegistry = registry
-        self.enclosing = enclosing
+        self.enclosing = InjectionScopes.later(ContainerOverlays.current, enclosingOverride)
+        self.order = ScopeOrder.counter.add(1, ordering: .relaxed).newValue
     }
 
     deinit {
@@ -41,13 +59,13 @@ final class ScopedInstances: @unchecked Sendable {
     /// mid-scope, or another container's registration of the same type,
     /// gets its own instance.
     @inlinable
-    func instance(for registration: AnyRegistryEntry) -> ScopedInstance {
+    final func instance(for registration: AnyRegistryEntry) -> ScopedInstance {
         slot(for: registration) { ScopedInstance(type: registration.type) }
     }
 
     /// The slot of `registration` in this scope, made by `make` on first use.
     @inlinable
-    func slot<Slot: SlotBase>(for registration: AnyRegistryEntry, make: () -> Slot) -> Slot {
+    final func slot<Slot: SlotBase>(for registration: AnyRegistryEntry, make: () -> Slot) -> Slot {
         let key = UInt(bitPattern: ObjectIdentifier(registration))
         var newest = head.load(ordering: .acquiring)
         var searchedUpTo: UnsafeRawPointer?
@@ -72,7 +90,7 @@ final class ScopedInstances: @unchecked Sendable {
     }
 
     @inlinable
-    func find(_ key: UInt, from newest: UnsafeRawPointer?, to end: UnsafeRawPointer? = nil) -> SlotBase? {
+    final func find(_ key: UInt, from newest: UnsafeRawPointer?, to end: UnsafeRawPointer? = nil) -> SlotBase? {
         var node = newest
         while let raw = node, raw != end {
             let slot = Unmanaged<SlotBase>.fromOpaque(raw).takeUnretainedValue()
@@ -88,7 +106,7 @@ final class ScopedInstances: @unchecked Sendable {
     /// overlay: the one an enclosing scope holds, else this scope's own,
     /// built once (a weak one held weakly, as its registration would).
     @inlinable
-    func build<T>(_ entry: LazyEntry<T>) throws(DIError) -> T {
+    final func build<T>(_ entry: LazyEntry<T>) throws(DIError) -> T {
         let key = UInt(bitPattern: ObjectIdentifier(entry))
         var outer = enclosing
         while let scope = outer {
@@ -109,13 +127,17 @@ final class ScopedInstances: @unchecked Sendable {
     }
 
     /// Whether `entry` is a registration of this scope's own registry.
-    func owns(_ entry: AnyRegistryEntry) -> Bool {
+    final func owns(_ entry: AnyRegistryEntry) -> Bool {
         guard let ownRegistry, let raw = weave_registry_get_local(ownRegistry.handle, typeKey(entry.type)) else {
             return false
         }
         let found = Unmanaged<AnyRegistryEntry>.fromOpaque(raw).takeRetainedValue()
         return found === entry
     }
+}
+
+private enum ScopeOrder {
+    static let counter = Atomic<UInt64>(0)
 }
 
 /// The request scope of `withTaskScope`.

@@ -200,8 +200,10 @@ if [ "$RUN_SWIFT" -eq 1 ]; then
     mkdir -p .build-asan
     printf 'leak:XCTMainMisc\nleak:awaitUsingExpectation\n' >.build-asan/lsan-xctest.supp
     swift_stress ASan .build-asan ASAN_OPTIONS=detect_leaks=1 \
-        LSAN_OPTIONS="suppressions=$ROOT/.build-asan/lsan-xctest.supp:print_suppressions=1"
-    swift_stress TSan .build-tsan TSAN_OPTIONS="suppressions=$SUPP print_suppressions=1"
+        LSAN_OPTIONS="suppressions=$ROOT/.build-asan/lsan-xctest.supp:print_suppressions=1" \
+        WEAVEDI_STRESS_OPS=50000 WEAVEDI_STRESS_ROUNDS=5000
+    swift_stress TSan .build-tsan TSAN_OPTIONS="suppressions=$SUPP print_suppressions=1" \
+        WEAVEDI_STRESS_OPS=50000 WEAVEDI_STRESS_ROUNDS=5000
     swift_mutant
 fi
 if [ ${#FAILED[@]} -ne 0 ]; then

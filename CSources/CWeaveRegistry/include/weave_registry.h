@@ -169,9 +169,9 @@ void weave_retire(void *value);
 void weave_defer_release(void *value);
 
 /* The calling thread's resolution context (an object the Swift side owns
- * and keeps alive for the thread's life), or NULL. A C thread-local: on
- * Linux a plain load, where pthread_getspecific was a call and a lookup on
- * every factory run. */
+ * and keeps alive for the thread's life), or NULL. A C thread-local behind
+ * a call: the call and one thread-local load, where pthread_getspecific
+ * was a call and a table lookup on every factory run. */
 void *weave_thread_context(void);
 void weave_set_thread_context(void *context);
 

@@ -151,9 +151,9 @@ swift_stress() { # swift_stress NAME SCRATCH ENV... : swift test --filter Stress
     local name="$1" scratch="$2" sanitizer status=0
     shift 2
     sanitizer="$([ "$name" = ASan ] && echo address || echo thread)"
-    step "Swift $name stress: swift test --sanitize=$sanitizer --filter Stress"
+    step "Swift $name stress: swift test --sanitize=$sanitizer --filter Stress, BuildWindowTests, OverlayBuildIsolationTests"
     mkdir -p "$scratch"
-    env "$@" swift test --sanitize="$sanitizer" --scratch-path "$scratch" --filter Stress 2>&1 |
+    env "$@" swift test --sanitize="$sanitizer" --scratch-path "$scratch" --filter "Stress|BuildWindowTests|OverlayBuildIsolationTests" 2>&1 |
         tee "$scratch/sanitize-swift.log" | sed 's/^/    | /' || status=$?
     if grep -Eq "$REPORT" "$scratch/sanitize-swift.log"; then fail "Swift $name stress: sanitizer report (see $scratch/sanitize-swift.log)"
     elif [ "$status" -ne 0 ]; then fail "Swift $name stress: exit status $status"
@@ -166,7 +166,7 @@ swift_stress() { # swift_stress NAME SCRATCH ENV... : swift test --filter Stress
 # .build-notraits, which scripts/test.sh has built just before, so only
 # WeaveDI and its tests recompile; the source is restored on every exit.
 swift_mutant() {
-    local file="$ROOT/Sources/WeaveDI/Registry/InstanceSlot.swift" backup log
+    local file="$ROOT/Sources/WeaveDI/Registry/BuildOnce.swift" backup log
     step "Swift mutant: buildOnce without the re-check after a won claim; BuildWindowTests must fail"
     backup="$(mktemp)"
     log="$ROOT/.build-notraits/mutant-no-recheck.log"

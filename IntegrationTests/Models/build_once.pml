@@ -1,13 +1,13 @@
 /*
  * build_once.pml: the build protocol of a lazy instance slot.
  *
- * Mirrors Sources/WeaveDI/Registry/InstanceSlot.swift `buildOnce` (with the
+ * Mirrors Sources/WeaveDI/Registry/BuildOnce.swift `buildOnce` (with the
  * re-check after a claim won in the monitor loop, marked FIX), `publish`
  * (a state compare-and-swap, EMPTY -> WRITING, that a second publish loses,
  * returning the published instance: publishedByAnother), and
- * Sources/WeaveDI/Registry/BuildMonitor.swift `SlotBase.releaseClaim` and
+ * Sources/WeaveDI/Registry/BuildOnce.swift `InstanceHolder.releaseClaim` and
  * `BuildMonitor.wait`. N threads call buildOnce once on one slot. Before
- * issue 22's fix buildOnce lacked FIX and publish (InstanceSlot.publish,
+ * issue 22's fix buildOnce lacked FIX and publish (RegisteredInstance.publish,
  * ScopedInstance's closure) stored the instance and set the state with no
  * compare-and-swap: that code is MUTANT_PUBLISH_TWICE. With FIX, the
  * compare-and-swap never loses (spin lists its losing branch as
@@ -43,8 +43,8 @@
  */
 
 #define N          3   /* threads */
-#define FLAG       1   /* SlotBase.waitersFlag, bit 0 of the claim word */
-/* InstanceSlot.state / ScopedInstance.state: 0 -> 2 -> 1, forward only */
+#define FLAG       1   /* InstanceHolder.waitersFlag, bit 0 of the claim word */
+/* RegisteredInstance.state / ScopedInstance.state: 0 -> 2 -> 1, forward only */
 #define EMPTY      0
 #define PUBLISHED  1
 #define WRITING    2
@@ -53,9 +53,9 @@
 #define MUTANT_NO_RECHECK
 #endif
 
-byte claim = 0;          /* SlotBase.claim: 0 or a claim word (even) | FLAG */
-byte state = EMPTY;      /* InstanceSlot.state */
-byte value = 0;          /* InstanceSlot.strong: the id of the thread that built it */
+byte claim = 0;          /* InstanceHolder.claim: 0 or a claim word (even) | FLAG */
+byte state = EMPTY;      /* RegisteredInstance.state */
+byte value = 0;          /* RegisteredInstance.strong: the id of the thread that built it */
 
 byte mon = 0;            /* BuildMonitor.mutex: 0, or the holder's id */
 bool asleep[N + 1];      /* in pthread_cond_wait on BuildMonitor.condition */
@@ -108,7 +108,7 @@ inline cond_wait(id) {
     lock(id)
 }
 
-/* SlotBase.releaseClaim: without waiters the compare-and-swap gives the
+/* InstanceHolder.releaseClaim: without waiters the compare-and-swap gives the
  * claim back; a waiter flagged the claim, so it fails, and the claim is
  * cleared under the monitor, with a broadcast the waiter cannot miss (it
  * holds the monitor until it sleeps). */

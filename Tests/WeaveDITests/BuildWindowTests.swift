@@ -195,7 +195,7 @@ final class BuildWindowTests: DITestCase {
 
     /// `publish` keeps the first instance: a second publish returns it.
     func testASecondPublishKeepsTheFirstInstance() {
-        let slot = InstanceSlot<WindowProbe>(weak: false)
+        let slot = RegisteredInstance<WindowProbe>(weak: false)
         let first = WindowProbe()
         let second = WindowProbe()
         XCTAssertTrue(slot.publish(first).0 === first)

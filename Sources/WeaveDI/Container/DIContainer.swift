@@ -81,7 +81,7 @@ public final class DIContainer: @unchecked Sendable {
     @discardableResult
     public func register<T: Sendable>(_ type: T.Type, factory: @escaping @Sendable () -> T) -> T {
         let instance = factory()
-        registry.set(FixedEntry<T>(instance, factory: factory), forKey: typeKey(type))
+        registry.set(PrebuiltEntry<T>(instance, factory: factory), forKey: typeKey(type))
         DILog.registered(type, scope: nil)
         return instance
     }
@@ -98,7 +98,7 @@ public final class DIContainer: @unchecked Sendable {
     ///   - type: The type to register under.
     ///   - instance: The value to return.
     public func register<T: Sendable>(_ type: T.Type, instance: T) {
-        registry.set(FixedEntry<T>(instance, factory: nil), forKey: typeKey(type))
+        registry.set(PrebuiltEntry<T>(instance, factory: nil), forKey: typeKey(type))
         DILog.registered(type, scope: nil)
     }
 

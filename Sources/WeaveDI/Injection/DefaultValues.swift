@@ -12,13 +12,13 @@ enum DefaultValues {
     /// Advanced by every context change, before the tables are emptied: an
     /// evaluation that started under the previous context sees it moved and
     /// withdraws what it stored.
-    private static let contextEpoch = Atomic<UInt64>(0)
+    private static let contextChanges = Atomic<UInt64>(0)
 
     static func value<K: InjectedKey>(for key: K.Type) -> K.Value {
         if let cached = cachedValue(K.Value.self, in: byKey, key: typeKey(K.self)) {
             return cached
         }
-        let epoch = contextEpoch.load(ordering: .sequentiallyConsistent)
+        let epoch = contextChanges.load(ordering: .sequentiallyConsistent)
         // Evaluated outside any lock and section: a default may read other
         // injected values. A default that reads itself, directly or through
         // others, stops here naming the keys instead of overflowing the stack.
@@ -29,12 +29,12 @@ enum DefaultValues {
             case .preview: return K.previewValue
             }
         }
-        let entry = FixedEntry<K.Value>(fresh, factory: nil)
+        let entry = PrebuiltEntry<K.Value>(fresh, factory: nil)
         if let winner = byKey.putIfAbsent(entry, forKey: typeKey(K.self)) {
-            return winner.fixed(K.Value.self).value
+            return winner.prebuilt(K.Value.self).value
         }
         _ = byValueType.putIfAbsent(entry, forKey: typeKey(K.Value.self))
-        if contextEpoch.load(ordering: .sequentiallyConsistent) != epoch {
+        if contextChanges.load(ordering: .sequentiallyConsistent) != epoch {
             byKey.remove(typeKey(K.self), ifStill: entry)
             byValueType.remove(typeKey(K.Value.self), ifStill: entry)
         }
@@ -51,7 +51,7 @@ enum DefaultValues {
     }
 
     static func reset() {
-        contextEpoch.add(1, ordering: .sequentiallyConsistent)
+        contextChanges.add(1, ordering: .sequentiallyConsistent)
         byKey.removeAll()
         byValueType.removeAll()
     }

@@ -74,7 +74,7 @@ final class InjectionSlot<Value>: @unchecked Sendable {
         let box: SlotBox
         if record.cacheable {
             box = ValueBox(value)
-        } else if let entry = record.entry, entry.kind != .fixed {
+        } else if let entry = record.entry, entry.kind != .prebuilt {
             // A lazy registration, as `build(fromEntryIn:)` expects: of the
             // value's own type, or of the wrapped type of a `T?` property.
             if entry.type == Value.self {
@@ -332,27 +332,6 @@ enum InjectionSlots {
         weave_slot_publish(slot.handle, owner.toOpaque())
         return owner
     }
-}
-
-/// `@Injected var x: T` and `T?`. A non-optional property whose type is
-/// nowhere to be found, or whose registration is part of a cycle, stops
-/// with a message saying so.
-func readByType<Value>(_ type: Value.Type, record: ReadRecord?) -> Value {
-    let found: Value?
-    do {
-        found = try TypeResolution.resolveUnwrappingOptional(Value.self, record: record)
-    } catch {
-        if Value.self is any OptionalResolvable.Type {
-            DILog.failure(error)
-            record?.cacheable = false
-            return (Optional<Any>.none as Any) as! Value
-        }
-        InjectionSlots.stopReading(Value.self, error)
-    }
-    guard let found else {
-        InjectionSlots.stopMissing(Value.self)
-    }
-    return found
 }
 
 extension InjectionSlots {

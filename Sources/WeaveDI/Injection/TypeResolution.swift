@@ -47,6 +47,27 @@ enum TypeResolution {
     }
 }
 
+/// `@Injected var x: T` and `T?`. A non-optional property whose type is
+/// nowhere to be found, or whose registration is part of a cycle, stops
+/// with a message saying so.
+func readByType<Value>(_ type: Value.Type, record: ReadRecord?) -> Value {
+    let found: Value?
+    do {
+        found = try TypeResolution.resolveUnwrappingOptional(Value.self, record: record)
+    } catch {
+        if Value.self is any OptionalResolvable.Type {
+            DILog.failure(error)
+            record?.cacheable = false
+            return (Optional<Any>.none as Any) as! Value
+        }
+        InjectionSlots.stopReading(Value.self, error)
+    }
+    guard let found else {
+        InjectionSlots.stopMissing(Value.self)
+    }
+    return found
+}
+
 protocol OptionalResolvable {
     static func resolveWrapped(record: ReadRecord?) throws(DIError) -> Self
     static var wrappedType: Any.Type { get }

@@ -25,7 +25,7 @@ enum BuildWindow: CaseIterable, Sendable {
     case afterPublish
 }
 
-/// The hook a test installs. Called with the window and the slot's type.
+/// The hook a test installs. Called with the window and the holder's type.
 @usableFromInline
 enum BuildHooks {
     private static let installed = Locked<(@Sendable (BuildWindow, Any.Type) -> Void)?>(nil)
@@ -38,9 +38,9 @@ enum BuildHooks {
     }
 
     @usableFromInline
-    static func reached(_ window: BuildWindow, _ slot: SlotBase) {
+    static func reached(_ window: BuildWindow, _ holder: InstanceHolder) {
         if any.load(ordering: .sequentiallyConsistent), let hook = installed.withLock({ $0 }) {
-            hook(window, slot.type)
+            hook(window, holder.type)
         }
     }
 }

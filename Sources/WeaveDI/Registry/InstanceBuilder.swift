@@ -26,7 +26,7 @@ enum InstanceBuilder {
         // A singleton that builds a shorter-lived service keeps that one
         // instance for good: the captive dependency validate() reports.
         let parentKind = context.buildingKind
-        if parentKind == .singleton && kind != .singleton && kind != .fixed {
+        if parentKind == .singleton && kind != .singleton && kind != .prebuilt {
             DILog.captive(singleton: context.types.last, dependency: type, kind: kind)
         }
         context.push(registration: registration, type: type)

@@ -1,11 +1,11 @@
 /// What the registry stores for one type. The entry under key
-/// `typeKey(T.self)` is always a `FixedEntry<T>` or a `LazyEntry<T>`, so a
+/// `typeKey(T.self)` is always a `PrebuiltEntry<T>` or a `LazyEntry<T>`, so a
 /// lookup needs no dynamic cast: `kind` says which.
 @usableFromInline
 class AnyRegistryEntry: @unchecked Sendable {
     @usableFromInline
     enum Kind: UInt8 {
-        case fixed, singleton, transient, weak, task
+        case prebuilt, singleton, transient, weak, task
     }
 
     @usableFromInline let kind: Kind
@@ -18,7 +18,7 @@ class AnyRegistryEntry: @unchecked Sendable {
 
     var scope: ProvideScope {
         switch kind {
-        case .fixed, .singleton: return .singleton
+        case .prebuilt, .singleton: return .singleton
         case .transient: return .transient
         case .weak: return .weak
         case .task: return .task
@@ -27,8 +27,8 @@ class AnyRegistryEntry: @unchecked Sendable {
 
     /// Typed views, for callers that know `T` by the key.
     @inlinable @inline(__always)
-    func fixed<T>(_ type: T.Type) -> FixedEntry<T> {
-        unsafeDowncast(self, to: FixedEntry<T>.self)
+    func prebuilt<T>(_ type: T.Type) -> PrebuiltEntry<T> {
+        unsafeDowncast(self, to: PrebuiltEntry<T>.self)
     }
 
     @inlinable @inline(__always)
@@ -49,10 +49,10 @@ class AnyRegistryEntry: @unchecked Sendable {
 
     /// A fresh instance from the registered factory, for `@Factory`.
     func fresh<T>(_ type: T.Type) throws(DIError) -> T {
-        if kind == .fixed {
-            let entry = fixed(type)
+        if kind == .prebuilt {
+            let entry = prebuilt(type)
             guard let factory = entry.factory else { return entry.value }
-            return try InstanceBuilder.run(registration: ObjectIdentifier(self), type: T.self, kind: .fixed, factory)
+            return try InstanceBuilder.run(registration: ObjectIdentifier(self), type: T.self, kind: .prebuilt, factory)
         }
         return try lazy(type).produceFresh()
     }
@@ -62,7 +62,7 @@ class AnyRegistryEntry: @unchecked Sendable {
 /// key's default. Reading it is the whole hot path. The value is stored
 /// non-optionally because copying an `Optional` existential costs more.
 @usableFromInline
-final class FixedEntry<T>: AnyRegistryEntry, @unchecked Sendable {
+final class PrebuiltEntry<T>: AnyRegistryEntry, @unchecked Sendable {
     @usableFromInline let value: T
     /// Kept for `@Factory`, which builds a new instance on every access.
     let factory: (@Sendable () -> T)?
@@ -73,7 +73,7 @@ final class FixedEntry<T>: AnyRegistryEntry, @unchecked Sendable {
     init(_ value: T, factory: (@Sendable () -> T)?) {
         self.value = value
         self.factory = factory
-        super.init(type: T.self, kind: .fixed)
+        super.init(type: T.self, kind: .prebuilt)
     }
 
     override func validationClone() -> AnyRegistryEntry {
@@ -91,11 +91,11 @@ final class FixedEntry<T>: AnyRegistryEntry, @unchecked Sendable {
 final class LazyEntry<T>: AnyRegistryEntry, @unchecked Sendable {
     @usableFromInline let factory: @Sendable () -> T
     /// The singleton's or weak instance's storage; unused by other scopes.
-    @usableFromInline let instance: InstanceSlot<T>
+    @usableFromInline let instance: RegisteredInstance<T>
 
     init(scope: ProvideScope, factory: @escaping @Sendable () -> T) {
         self.factory = factory
-        self.instance = InstanceSlot(weak: scope == .weak)
+        self.instance = RegisteredInstance(weak: scope == .weak)
         let kind: Kind
         switch scope {
         case .singleton: kind = .singleton

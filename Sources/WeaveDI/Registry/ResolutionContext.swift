@@ -55,7 +55,7 @@ final class ResolutionContext {
     }
 
     /// This context (one per thread) as a slot's claim word: the object's
-    /// address, whose low bit is free for `SlotBase.waitersFlag`.
+    /// address, whose low bit is free for `InstanceHolder.waitersFlag`.
     @usableFromInline var claimWord: UInt { UInt(bitPattern: ObjectIdentifier(self)) }
 
     /// This thread's context. Read from a C thread-local; the pthread key

@@ -128,8 +128,8 @@ enum Resolver {
             }
             let entry = Unmanaged<AnyRegistryEntry>.fromOpaque(raw)
             switch entry._withUnsafeGuaranteedRef({ $0.kind }) {
-            case .fixed:
-                let value = Unmanaged<FixedEntry<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
+            case .prebuilt:
+                let value = Unmanaged<PrebuiltEntry<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
                 weave_read_end()
                 return (Resolution(value, cacheable: true), nil)
             case .singleton:
@@ -160,8 +160,8 @@ enum Resolver {
         _ type: T.Type, key: TypeKey, in registry: Registry?, keepingEntry: Bool
     ) throws(DIError) -> (resolution: Resolution<T>?, kept: LazyEntry<T>?) {
         guard let entry = lockedEntry(key, in: registry) else { return (nil, nil) }
-        if entry.kind == .fixed {
-            return (Resolution(entry.fixed(type).value, cacheable: true), nil)
+        if entry.kind == .prebuilt {
+            return (Resolution(entry.prebuilt(type).value, cacheable: true), nil)
         }
         let lazy = entry.lazy(type)
         return (try build(lazy), keepingEntry ? lazy : nil)
@@ -204,7 +204,7 @@ enum Resolver {
             return Resolution(value, cacheable: false)
         case .task:
             return Resolution(try TaskScope.instance(for: entry), cacheable: false)
-        case .transient, .fixed:
+        case .transient, .prebuilt:
             return Resolution(try entry.produceFresh(), cacheable: false)
         }
     }

@@ -4,6 +4,8 @@ import CWeaveRegistry
 /// epoch read section (optimization on, the default), or under the table's
 /// writer lock (the baseline the benchmarks compare against). There is one
 /// store either way, so switching at any moment, under load, loses nothing.
+/// Despite its name (upstream's), it holds no registrations: it is the read
+/// mode's switch; the registrations live in `Registry`.
 ///
 /// ```swift
 /// UnifiedRegistry.shared.disableOptimization()   // measure the locked baseline

@@ -48,7 +48,7 @@ class ScopedInstances: @unchecked Sendable {
     deinit {
         var node = head.load(ordering: .acquiring)
         while let raw = node {
-            let instance = Unmanaged<SlotBase>.fromOpaque(raw)
+            let instance = Unmanaged<InstanceHolder>.fromOpaque(raw)
             node = instance._withUnsafeGuaranteedRef { $0.scopeNext }
             instance.release()
         }
@@ -60,44 +60,44 @@ class ScopedInstances: @unchecked Sendable {
     /// gets its own instance.
     @inlinable
     final func instance(for registration: AnyRegistryEntry) -> ScopedInstance {
-        slot(for: registration) { ScopedInstance(type: registration.type) }
+        holder(for: registration) { ScopedInstance(type: registration.type) }
     }
 
-    /// The slot of `registration` in this scope, made by `make` on first use.
+    /// The holder of `registration` in this scope, made by `make` on first use.
     @inlinable
-    final func slot<Slot: SlotBase>(for registration: AnyRegistryEntry, make: () -> Slot) -> Slot {
+    final func holder<Holder: InstanceHolder>(for registration: AnyRegistryEntry, make: () -> Holder) -> Holder {
         let key = UInt(bitPattern: ObjectIdentifier(registration))
         var newest = head.load(ordering: .acquiring)
         var searchedUpTo: UnsafeRawPointer?
         while true {
             if let found = find(key, from: newest, to: searchedUpTo) {
-                return unsafeDowncast(found, to: Slot.self)
+                return unsafeDowncast(found, to: Holder.self)
             }
-            let slot = make()
-            slot.scopeKey = key
-            slot.scopeRegistration = registration
-            slot.scopeNext = newest
-            let raw = UnsafeRawPointer(Unmanaged.passRetained(slot).toOpaque())
+            let holder = make()
+            holder.scopeKey = key
+            holder.scopeRegistration = registration
+            holder.scopeNext = newest
+            let raw = UnsafeRawPointer(Unmanaged.passRetained(holder).toOpaque())
             let (pushed, found) = head.compareExchange(
                 expected: newest, desired: raw, ordering: .acquiringAndReleasing)
             if pushed {
-                return slot
+                return holder
             }
-            Unmanaged<SlotBase>.fromOpaque(raw).release()
+            Unmanaged<InstanceHolder>.fromOpaque(raw).release()
             searchedUpTo = newest
             newest = found
         }
     }
 
     @inlinable
-    final func find(_ key: UInt, from newest: UnsafeRawPointer?, to end: UnsafeRawPointer? = nil) -> SlotBase? {
+    final func find(_ key: UInt, from newest: UnsafeRawPointer?, to end: UnsafeRawPointer? = nil) -> InstanceHolder? {
         var node = newest
         while let raw = node, raw != end {
-            let slot = Unmanaged<SlotBase>.fromOpaque(raw).takeUnretainedValue()
-            if slot.scopeKey == key {
-                return slot
+            let holder = Unmanaged<InstanceHolder>.fromOpaque(raw).takeUnretainedValue()
+            if holder.scopeKey == key {
+                return holder
             }
-            node = slot.scopeNext
+            node = holder.scopeNext
         }
         return nil
     }
@@ -112,7 +112,7 @@ class ScopedInstances: @unchecked Sendable {
         while let scope = outer {
             if let found = scope.find(key, from: scope.head.load(ordering: .acquiring)) {
                 if entry.kind == .weak {
-                    if let value = unsafeDowncast(found, to: InstanceSlot<T>.self).current() { return value }
+                    if let value = unsafeDowncast(found, to: RegisteredInstance<T>.self).current() { return value }
                 } else if let value = unsafeDowncast(found, to: ScopedInstance.self).built(as: T.self) {
                     return value
                 }
@@ -120,7 +120,7 @@ class ScopedInstances: @unchecked Sendable {
             outer = scope.enclosing
         }
         if entry.kind == .weak {
-            return try slot(for: entry) { InstanceSlot<T>(weak: true) }
+            return try holder(for: entry) { RegisteredInstance<T>(weak: true) }
                 .getOrBuild { () throws(DIError) in try entry.produceFresh() }
         }
         return try instance(for: entry).getOrBuild { () throws(DIError) in try entry.produceFresh() }
@@ -133,6 +133,42 @@ class ScopedInstances: @unchecked Sendable {
         }
         let found = Unmanaged<AnyRegistryEntry>.fromOpaque(raw).takeRetainedValue()
         return found === entry
+    }
+}
+
+/// A scope's instance of one registration (a `.task` instance, or a
+/// singleton first built inside an override scope or overlay). Not generic,
+/// so making and destroying one per request costs no runtime
+/// generic-metadata lookup (a generic class's allocation and deinit do);
+/// reading it back pays a cast.
+@usableFromInline
+final class ScopedInstance: InstanceHolder, @unchecked Sendable {
+    /// 0 empty, 2 while `value` is written, 1 once it holds the instance;
+    /// moves forward only, so `value` is written at most once.
+    @usableFromInline let state = Atomic<UInt8>(0)
+    @exclusivity(unchecked) @usableFromInline var value: Any?
+
+    /// The instance, if built.
+    @inlinable
+    func built<T>(as type: T.Type) -> T? {
+        state.load(ordering: .acquiring) == 1 ? (value as! T) : nil
+    }
+
+    @inlinable
+    func getOrBuild<T>(_ build: () throws(DIError) -> T) throws(DIError) -> T {
+        try buildOnce(
+            self,
+            current: { state.load(ordering: .acquiring) == 1 ? (value as! T) : nil },
+            publish: { built in
+                guard state.compareExchange(expected: 0, desired: 2, ordering: .acquiring).exchanged else {
+                    while state.load(ordering: .acquiring) != 1 {}
+                    return (value as! T, nil)
+                }
+                value = built
+                state.store(1, ordering: .releasing)
+                return (built, nil)
+            },
+            build: build)
     }
 }
 

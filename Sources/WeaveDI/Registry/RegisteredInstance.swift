@@ -1,0 +1,110 @@
+import CWeaveRegistry
+import Synchronization
+
+/// Where a registration's lazy singleton or weak instance lives once built
+/// (a `.task` instance, or one built inside an override scope or overlay,
+/// lives in its scope: `ScopedInstance`). Reads take no lock: a strong
+/// instance is written once, then published by `state`; a weak one sits in
+/// an immutable box that a rebuild replaces. Only building (the first
+/// resolve, or a weak rebuild) goes through `buildOnce`.
+@usableFromInline
+final class RegisteredInstance<T>: InstanceHolder, @unchecked Sendable {
+    @usableFromInline let holdsWeakly: Bool
+    /// 0 empty, 2 while `strong` is written, 1 once it holds the instance;
+    /// moves forward only, so `strong` is written at most once.
+    @usableFromInline let state = Atomic<UInt8>(0)
+    @exclusivity(unchecked) @usableFromInline var strong: T?
+    /// A retained `WeakBox`; read inside a read section only, since a
+    /// rebuild replaces it and releases the old one after a grace period.
+    @usableFromInline let weakBox = Atomic<UnsafeRawPointer?>(nil)
+    /// When the strong instance was built (`BuildOrder`), for shutdown
+    /// order; written before `state` publishes the instance.
+    @exclusivity(unchecked) @usableFromInline var builtOrder: UInt64 = 0
+
+    @usableFromInline init(weak: Bool) {
+        self.holdsWeakly = weak
+        super.init(type: T.self)
+    }
+
+    deinit {
+        if let raw = weakBox.load(ordering: .acquiring) {
+            Unmanaged<WeakBox>.fromOpaque(raw).release()
+        }
+    }
+
+    /// The built strong instance, if any.
+    @inlinable @inline(__always)
+    var built: T? {
+        state.load(ordering: .acquiring) == 1 ? strong : nil
+    }
+
+    /// The weak instance while it is alive. Call inside a read section.
+    @usableFromInline
+    func aliveWeak() -> T? {
+        guard let raw = weakBox.load(ordering: .acquiring) else { return nil }
+        return Unmanaged<WeakBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.object } as? T
+    }
+
+    @inlinable
+    func current() -> T? {
+        guard holdsWeakly else { return built }
+        weave_read_begin()
+        defer { weave_read_end() }
+        return aliveWeak()
+    }
+
+    /// Returns the shared instance, building it exactly once even when many
+    /// threads ask at the same moment. The factory runs with no lock held.
+    @inlinable
+    func getOrBuild(_ build: () throws(DIError) -> T) throws(DIError) -> T {
+        try buildOnce(self, current: current, publish: publish, build: build)
+    }
+
+    /// Publishes `value`, or, if an instance is published already, keeps
+    /// that one: a strong instance is published once (`state` 0 -> 2 -> 1),
+    /// so one that other threads read is never overwritten. Returns the
+    /// instance now published, and the weak box this replaced, for release
+    /// after a grace period (a weak rebuild replaces the dead instance's box).
+    @inlinable
+    func publish(_ value: T) -> (T, UnsafeRawPointer?) {
+        if holdsWeakly {
+            let box = UnsafeRawPointer(Unmanaged.passRetained(WeakBox(value as AnyObject)).toOpaque())
+            return (value, weakBox.exchange(box, ordering: .acquiringAndReleasing))
+        }
+        guard state.compareExchange(expected: 0, desired: 2, ordering: .acquiring).exchanged else {
+            return (publishedByAnother(), nil)
+        }
+        strong = value
+        builtOrder = BuildOrder.next()
+        state.store(1, ordering: .releasing)
+        return (value, nil)
+    }
+
+    /// The instance another publish wrote (or is writing: it is two stores away).
+    @usableFromInline
+    func publishedByAnother() -> T {
+        while state.load(ordering: .acquiring) != 1 {}
+        return strong!
+    }
+}
+
+/// A process-wide sequence: an instance built later gets a larger number.
+/// A singleton's dependencies finish building before it does, so shutting
+/// down in descending order is reverse dependency order.
+@usableFromInline
+enum BuildOrder {
+    @usableFromInline static let counter = Atomic<UInt64>(0)
+
+    @inlinable
+    static func next() -> UInt64 {
+        counter.add(1, ordering: .relaxed).newValue
+    }
+}
+
+/// A weak reference that never changes once made.
+@usableFromInline
+final class WeakBox: @unchecked Sendable {
+    @usableFromInline weak var object: AnyObject?
+
+    @usableFromInline init(_ object: AnyObject) { self.object = object }
+}

@@ -110,21 +110,31 @@ void weave_generation_advance(void);
 /*
  * The read mode, one word that every read loads inline (no call): bit 0 is
  * set while optimization is off (reads go through the locked baseline and no
- * slot cache), and the rest counts the override scopes and container
- * overlays alive in the process. While the word is 0, which is the steady
+ * slot cache); the rest of the low half counts the override scopes and
+ * container overlays alive in the process, and the high half counts the
+ * overlays among them (a read of the live container asks for the task's
+ * overlay only while that half is not 0). While the word is 0, which is the steady
  * state of a server, a read needs to look at nothing else: no task-local, no
  * Swift global accessor. Written only through the functions below.
  */
 extern uintptr_t weave_read_mode_word;
 #define WEAVE_READ_MODE_BASELINE ((uintptr_t)1)
 #define WEAVE_READ_MODE_ONE_SCOPE ((uintptr_t)2)
+#if UINTPTR_MAX > 0xFFFFFFFFu
+#define WEAVE_READ_MODE_ONE_OVERLAY ((uintptr_t)0x100000000)
+#else
+#define WEAVE_READ_MODE_ONE_OVERLAY ((uintptr_t)0x10000)
+#endif
 
 static inline uintptr_t weave_read_mode(void) {
     return __atomic_load_n(&weave_read_mode_word, __ATOMIC_ACQUIRE);
 }
-/* Counts an override scope or overlay that begins, or one that ends. */
+/* Counts an override scope that begins, or one that ends. */
 void weave_read_mode_scope_began(void);
 void weave_read_mode_scope_ended(void);
+/* Counts a container overlay (a scope too) that begins, or one that ends. */
+void weave_read_mode_overlay_began(void);
+void weave_read_mode_overlay_ended(void);
 void weave_read_mode_set_baseline(bool baseline);
 
 /*

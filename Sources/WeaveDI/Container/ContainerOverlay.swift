@@ -1,4 +1,4 @@
-import Synchronization
+import CWeaveRegistry
 
 /// Runs `operation` with a container of its own in front of the live one.
 ///
@@ -86,18 +86,16 @@ public func withContainerOverlay<R>(
         }, isolation: isolation)
 }
 
-/// Counts the overlays alive anywhere. While it is zero, a read of the live
-/// container skips the task-local lookup entirely.
+/// The overlays. Those alive anywhere are counted in the read-mode word
+/// (`weave_read_mode`, its high half): while it says none, a read of the
+/// live container skips the task-local lookup entirely.
 @usableFromInline
 enum ContainerOverlays {
-    @usableFromInline
-    static let alive = Atomic<Int>(0)
-
     /// The innermost overlay of the current task.
     @TaskLocal static var current: ContainerOverlayBinding?
 
     @inlinable @inline(__always)
-    static var noneActive: Bool { alive.load(ordering: .acquiring) == 0 }
+    static var noneActive: Bool { weave_read_mode() < WEAVE_READ_MODE_ONE_OVERLAY }
 
     /// The registry a live read of the current task goes to: its overlay's,
     /// or nil for the live container itself.
@@ -124,12 +122,10 @@ final class ContainerOverlayBinding: ScopedInstances, @unchecked Sendable {
     init(_ container: DIContainer) {
         self.container = container
         super.init(owning: container.registry, enclosingOverride: InjectedValues.task.innermostScope)
-        ContainerOverlays.alive.add(1, ordering: .sequentiallyConsistent)
-        OverrideScopes.began()
+        weave_read_mode_overlay_began()
     }
 
     deinit {
-        OverrideScopes.ended()
-        ContainerOverlays.alive.subtract(1, ordering: .sequentiallyConsistent)
+        weave_read_mode_overlay_ended()
     }
 }

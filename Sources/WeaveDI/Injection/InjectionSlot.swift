@@ -103,6 +103,23 @@ final class InjectionSlot<Value>: @unchecked Sendable {
 /// `Resolver.resolveLive`, the registration of a type whose instances may
 /// not be cached (`EntryBox`), which saves the next read the resolution
 /// path and the table probe.
+///
+/// The cache's one rule, for every kind of slot:
+/// - a box is made only by a task outside every override scope and
+///   overlay, with optimization on (`InjectionScopes.sharedCacheUsable`),
+///   so it holds what every such task would read; and it is read only by
+///   such a task;
+/// - it is stamped with the generation loaded before the read that made it
+///   (`weave_generation`), and installed only if no write began since
+///   (`weave_slot_install`);
+/// - it is served only while its stamp is the current generation and no
+///   write is in progress (`weave_slot_peek`); every write that can change
+///   an answer advances the generation and, before it returns, releases the
+///   boxes it made stale (`finish_write` in weave_registry.c);
+/// - a kept registration (`EntryBox`) is never a prebuilt one, and is of
+///   the slot's own type (a `T?` slot's, of `T`: `WrappedEntryBox`).
+/// The generation protocol is model-checked in
+/// IntegrationTests/Models/slot_cache.pml.
 @usableFromInline
 class SlotBox {
     @usableFromInline let holdsEntry: Bool

@@ -9,8 +9,8 @@ enum OverrideScopes {
     @inlinable @inline(__always)
     static var noneActive: Bool { weave_read_mode() < WEAVE_READ_MODE_ONE_SCOPE }
 
-    /// The scopes alive now.
-    static var count: Int { Int(weave_read_mode() / WEAVE_READ_MODE_ONE_SCOPE) }
+    /// The scopes alive now (overlays included).
+    static var count: Int { Int((weave_read_mode() % WEAVE_READ_MODE_ONE_OVERLAY) / WEAVE_READ_MODE_ONE_SCOPE) }
 
     static func began() { weave_read_mode_scope_began() }
     static func ended() { weave_read_mode_scope_ended() }

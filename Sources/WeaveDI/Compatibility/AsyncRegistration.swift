@@ -205,22 +205,6 @@ extension UnifiedDI {
         await registrations(DIContainer.live)
     }
 
-    /// Resolves each type once now, so lazy singletons are built at startup
-    /// instead of on the first request. Missing types are skipped. All the
-    /// types share one static type `T`, so a list of different services
-    /// is spelled as one call per type.
-    ///
-    /// ```swift
-    /// UnifiedDI.prewarm([Database.self])
-    /// ```
-    ///
-    /// - Parameter types: The registered types to build.
-    public static func prewarm<T: Sendable>(_ types: [T.Type]) {
-        for type in types {
-            _ = resolve(type)
-        }
-    }
-
     /// Registration here is complete when `register` returns: nothing is
     /// pending, so this returns at once.
     ///
@@ -236,18 +220,6 @@ extension UnifiedDI {
     /// await UnifiedDI.flushPendingRegistrations()
     /// ```
     public static func flushPendingRegistrations() async {}
-}
-
-extension DIContainer {
-    /// The names of the types registered in this container and its parents,
-    /// sorted, as `String(describing:)` spells them; for diagnostics.
-    ///
-    /// ```swift
-    /// print(WeaveDI.Container.live.registeredTypeNames)
-    /// ```
-    public var registeredTypeNames: [String] {
-        registry.registeredTypes.map { typeName($0) }.sorted()
-    }
 }
 
 /// Upstream's name for the registry object: ``UnifiedRegistry/shared``.

@@ -243,3 +243,15 @@ public final class DIContainer: @unchecked Sendable {
     /// The number of types registered in this container (not its parents).
     public var registrationCount: Int { registry.count }
 }
+
+extension DIContainer {
+    /// The names of the types registered in this container and its parents,
+    /// sorted, as `String(describing:)` spells them; for diagnostics.
+    ///
+    /// ```swift
+    /// print(WeaveDI.Container.live.registeredTypeNames)
+    /// ```
+    public var registeredTypeNames: [String] {
+        registry.registeredTypes.map { typeName($0) }.sorted()
+    }
+}

@@ -185,3 +185,21 @@ public enum UnifiedDI {
 /// DI.register(Clock.self) { SystemClock() }
 /// ```
 public typealias DI = UnifiedDI
+
+extension UnifiedDI {
+    /// Resolves each type once now, so lazy singletons are built at startup
+    /// instead of on the first request. Missing types are skipped. All the
+    /// types share one static type `T`, so a list of different services
+    /// is spelled as one call per type.
+    ///
+    /// ```swift
+    /// UnifiedDI.prewarm([Database.self])
+    /// ```
+    ///
+    /// - Parameter types: The registered types to build.
+    public static func prewarm<T: Sendable>(_ types: [T.Type]) {
+        for type in types {
+            _ = resolve(type)
+        }
+    }
+}

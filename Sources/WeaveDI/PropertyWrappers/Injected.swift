@@ -81,3 +81,27 @@ public struct Injected<Value: Sendable>: @unchecked Sendable {
         @inlinable get { slot._withUnsafeGuaranteedRef { $0.value() } }
     }
 }
+
+extension Optional {
+    /// The guide's `try userService.getValue()` on an optional injected
+    /// property: the value, or an error naming the type.
+    ///
+    /// ```swift
+    /// @Injected var userService: UserService?
+    ///
+    /// func load() throws {
+    ///     let service = try userService.getValue()
+    ///     service.refresh()
+    /// }
+    /// ```
+    ///
+    /// - Returns: The wrapped value.
+    /// - Throws: ``DIError/dependencyNotFound(type:)`` naming `Wrapped` when
+    ///   the optional is nil.
+    public func getValue() throws(DIError) -> Wrapped {
+        guard let self else {
+            throw DIError.dependencyNotFound(type: typeName(Wrapped.self))
+        }
+        return self
+    }
+}

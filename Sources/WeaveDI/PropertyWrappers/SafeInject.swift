@@ -246,28 +246,4 @@ public enum SafeInjectError: Error, Sendable, Equatable, CustomStringConvertible
     }
 }
 
-extension Optional {
-    /// The guide's `try userService.getValue()` on an optional injected
-    /// property: the value, or an error naming the type.
-    ///
-    /// ```swift
-    /// @Injected var userService: UserService?
-    ///
-    /// func load() throws {
-    ///     let service = try userService.getValue()
-    ///     service.refresh()
-    /// }
-    /// ```
-    ///
-    /// - Returns: The wrapped value.
-    /// - Throws: ``DIError/dependencyNotFound(type:)`` naming `Wrapped` when
-    ///   the optional is nil.
-    public func getValue() throws(DIError) -> Wrapped {
-        guard let self else {
-            throw DIError.dependencyNotFound(type: typeName(Wrapped.self))
-        }
-        return self
-    }
-}
-
 extension SafeInjectResult: Sendable where T: Sendable {}

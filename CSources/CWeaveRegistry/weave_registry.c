@@ -1093,7 +1093,7 @@ static inline size_t slot_bucket(uintptr_t key) {
     return (size_t)(key_hash(key) & (SLOT_INDEX_SIZE - 1));
 }
 
-void *weave_slot_find(uintptr_t key) {
+static inline weave_slot_t *find_slot(uintptr_t key) {
     size_t bucket = slot_bucket(key);
     for (unsigned int probe = 0; probe < SLOT_PROBES; probe++) {
         weave_slot_t *slot = ck_pr_load_ptr(&slot_index[(bucket + probe) & (SLOT_INDEX_SIZE - 1)]);
@@ -1102,10 +1102,19 @@ void *weave_slot_find(uintptr_t key) {
         }
         TSAN_ACQUIRE(slot); /* publish's release: the owner and key are set */
         if (slot->key == key) {
-            return ck_pr_load_ptr(&slot->owner);
+            return slot;
         }
     }
     return NULL;
+}
+
+void *weave_slot_find(uintptr_t key) {
+    weave_slot_t *slot = find_slot(key);
+    return slot == NULL ? NULL : ck_pr_load_ptr(&slot->owner);
+}
+
+weave_slot_t *weave_slot_find_slot(uintptr_t key) {
+    return find_slot(key);
 }
 
 void weave_slot_publish(weave_slot_t *slot, void *owner) {

@@ -152,15 +152,19 @@ void weave_read_mode_set_baseline(bool baseline);
  */
 typedef struct weave_slot weave_slot_t;
 
-/* The owner published for key, or NULL. No lock, no read section: slots and
- * their owners are immortal. */
+/* The owner published for key, or NULL (no slot, or a slot published
+ * without an owner). No lock, no read section: slots and their owners are
+ * immortal. */
 void *weave_slot_find(uintptr_t key);
+/* The slot published for key, with or without an owner, or NULL. */
+weave_slot_t *weave_slot_find_slot(uintptr_t key);
 /* Creates the slot for key, not yet findable. Callers serialise creation per
  * key. */
 weave_slot_t *weave_slot_create(uintptr_t key);
-/* Sets the slot's owner (kept, not retained: it must live forever) and makes
- * the slot findable; again after it was evicted (which happens only once a
- * key's eight index buckets are all taken). Callers serialise publishing. */
+/* Sets the slot's owner (kept, not retained: it must live forever; NULL for
+ * none yet) and makes the slot findable; again after it was evicted (which
+ * happens only once a key's eight index buckets are all taken), or to give
+ * it an owner. Callers serialise publishing. */
 void weave_slot_publish(weave_slot_t *slot, void *owner);
 /* Enters a read section (always) and returns the cached box when it is
  * current, else NULL. Copy out of the box, then call weave_read_end. */

@@ -147,6 +147,9 @@ final class ReadRecord: @unchecked Sendable {
     /// of another type does not look its registration up for nothing.
     let entryWanted: ObjectIdentifier
     var entry: AnyRegistryEntry?
+    /// The type whose registration answered, if one did: a value is cached
+    /// for `UnifiedDI.resolve` too only when it is the slot's own type.
+    var registeredType: ObjectIdentifier?
 
     init(keepingEntryOf type: Any.Type) { entryWanted = ObjectIdentifier(type) }
 

@@ -16,7 +16,7 @@ import Synchronization
 /// they return, so a released instance never outlives its registration
 /// because some slot once read it.
 @usableFromInline
-final class InjectionSlot<Value>: @unchecked Sendable {
+final class InjectionSlot<Value>: InjectionSlotHandle, @unchecked Sendable {
     @usableFromInline let handle: OpaquePointer
     /// The full read (overrides, the container, defaults), reporting into
     /// the record whether its result may be cached, and the registration it
@@ -73,7 +73,10 @@ final class InjectionSlot<Value>: @unchecked Sendable {
         let value = read(record)
         let box: SlotBox
         if record.cacheable {
-            box = ValueBox(value)
+            // Only a value of `Value`'s own registration answers
+            // `UnifiedDI.resolve` too; a key default, or the unwrapped
+            // registration of a `T?` property, answers this route only.
+            box = ValueBox(value, answersResolve: record.registeredType == ObjectIdentifier(Value.self))
         } else if let entry = record.entry, entry.kind != .prebuilt {
             // A lazy registration, as `build(fromEntryIn:)` expects: of the
             // value's own type, or of the wrapped type of a `T?` property.
@@ -99,6 +102,11 @@ final class InjectionSlot<Value>: @unchecked Sendable {
     }
 }
 
+/// An `InjectionSlot` of any value type, for code that needs its C slot only.
+protocol InjectionSlotHandle: AnyObject {
+    var handle: OpaquePointer { get }
+}
+
 /// What a slot caches: a value (`ValueBox`), or, in a type slot or a slot of
 /// `Resolver.resolveLive`, the registration of a type whose instances may
 /// not be cached (`EntryBox`), which saves the next read the resolution
@@ -122,9 +130,20 @@ final class InjectionSlot<Value>: @unchecked Sendable {
 /// IntegrationTests/Models/slot_cache.pml.
 @usableFromInline
 class SlotBox {
+    /// An `EntryBox`: a kept lazy registration to build from, not a value.
     @usableFromInline let holdsEntry: Bool
+    /// Whether `UnifiedDI.resolve(T.self)` may use it too: a type's slot is
+    /// shared by `@Injected var x: T` and the resolve (`Resolver.resolveLive`),
+    /// one cache per registration. True for what the slot type's own
+    /// registration gave (a value, or the lazy registration itself); false
+    /// for what only `@Injected` may see (a key's or key path's read, a key
+    /// default found by type, a `T?` property's unwrapped registration).
+    @usableFromInline let answersResolve: Bool
 
-    @usableFromInline init(holdsEntry: Bool) { self.holdsEntry = holdsEntry }
+    @usableFromInline init(holdsEntry: Bool, answersResolve: Bool) {
+        self.holdsEntry = holdsEntry
+        self.answersResolve = answersResolve
+    }
 
     /// Caches this box in `slot` as read at `generation`. The slot keeps it
     /// unless a write came in between or a newer box is there already; then
@@ -142,9 +161,9 @@ class SlotBox {
 final class ValueBox<Value>: SlotBox {
     @usableFromInline let value: Value
 
-    @usableFromInline init(_ value: Value) {
+    @usableFromInline init(_ value: Value, answersResolve: Bool) {
         self.value = value
-        super.init(holdsEntry: false)
+        super.init(holdsEntry: false, answersResolve: answersResolve)
     }
 }
 
@@ -158,7 +177,7 @@ class EntryBox: SlotBox {
     @usableFromInline init(_ entry: AnyRegistryEntry, buildsWrapped: Bool = false) {
         self.entry = entry
         self.buildsWrapped = buildsWrapped
-        super.init(holdsEntry: true)
+        super.init(holdsEntry: true, answersResolve: !buildsWrapped)
     }
 }
 
@@ -194,13 +213,12 @@ enum SlotKind: UInt, CaseIterable {
     case keyPath = 0
     /// `@Injected(Key.self)`: an `InjectedKey` type.
     case injectedKey = 1
-    /// `@Injected var x: T`: no key defaults read directly, optionals unwrapped.
+    /// A type: `@Injected var x: T` (optionals unwrapped, key defaults found
+    /// by type) and `UnifiedDI.resolve(T.self)` share it; its boxes say
+    /// which route they answer (`SlotBox.answersResolve`).
     case valueType = 2
-    /// `UnifiedDI.resolve(T.self)` and the live reads (`Resolver.resolveLive`):
-    /// errors thrown, no key defaults, no unwrapping.
-    case resolve = 3
     /// `@Injected(Key.self)` for a swift-dependencies `DependencyKey`, never cached.
-    case dependencyKey = 4
+    case dependencyKey = 3
 
     /// The bits a kind may use.
     static let bits: UInt = 0b111
@@ -213,9 +231,12 @@ enum InjectionSlots {
     private struct State {
         var byIdentity: [UInt: AnyObject] = [:]
         var byKeyPath: [AnyKeyPath: AnyObject] = [:]
-        /// The slots of `Resolver.resolveLive`, which need no Swift owner:
-        /// the index publishes the C slot itself.
-        var resolveSlots: [UInt: OpaquePointer] = [:]
+        /// Type slots made by `UnifiedDI.resolve` before any `@Injected var`
+        /// of the type: a resolve needs the C slot only, so it is published
+        /// without a Swift owner (whose generic class would cost a runtime
+        /// metadata instantiation on every first resolve); the first
+        /// `@Injected var x: T` gives it one.
+        var ownerlessTypeSlots: [UInt: OpaquePointer] = [:]
     }
 
     private static let state = Locked(State())
@@ -254,27 +275,33 @@ enum InjectionSlots {
         return makeTypeSlot(Value.self, identity: identity)
     }
 
-    /// The C slot that caches live resolves of `T` (`Resolver.resolveLive`).
+    /// The C slot of type `T`, which `UnifiedDI.resolve` reads through
+    /// (`Resolver.resolveLive`), shared with `@Injected var x: T`.
     @inlinable @inline(__always)
-    static func resolveSlot<T>(for type: T.Type) -> OpaquePointer {
-        let identity = identity(ObjectIdentifier(T.self), .resolve)
-        if let owner = weave_slot_find(identity) {
-            return OpaquePointer(owner)
+    static func typeSlotHandle<T>(for type: T.Type) -> OpaquePointer {
+        let identity = identity(ObjectIdentifier(T.self), .valueType)
+        if let handle = weave_slot_find_slot(identity) {
+            return handle
         }
-        return makeResolveSlot(identity: identity)
+        return makeTypeSlotHandle(identity: identity)
     }
 
     @usableFromInline @inline(never)
-    static func makeResolveSlot(identity: UInt) -> OpaquePointer {
+    static func makeTypeSlotHandle(identity: UInt) -> OpaquePointer {
         state.withLock { state in
+            if let owned = state.byIdentity[identity] {
+                let handle = (owned as! any InjectionSlotHandle).handle
+                weave_slot_publish(handle, Unmanaged.passUnretained(owned).toOpaque())
+                return handle
+            }
             let handle: OpaquePointer
-            if let known = state.resolveSlots[identity] {
+            if let known = state.ownerlessTypeSlots[identity] {
                 handle = known
             } else {
                 handle = weave_slot_create(identity)
-                state.resolveSlots[identity] = handle
+                state.ownerlessTypeSlots[identity] = handle
             }
-            weave_slot_publish(handle, UnsafeMutableRawPointer(handle))
+            weave_slot_publish(handle, nil)
             return handle
         }
     }
@@ -342,7 +369,8 @@ enum InjectionSlots {
         if let known = state.byIdentity[identity] {
             slot = unsafeDowncast(known, to: InjectionSlot<Value>.self)
         } else {
-            slot = InjectionSlot<Value>(handle: weave_slot_create(identity), read: read)
+            let handle: OpaquePointer = state.ownerlessTypeSlots.removeValue(forKey: identity) ?? weave_slot_create(identity)!
+            slot = InjectionSlot<Value>(handle: handle, read: read)
             state.byIdentity[identity] = slot
         }
         let owner = Unmanaged.passUnretained(slot)

@@ -19,6 +19,7 @@ enum TypeResolution {
             let (resolution, kept) = try Resolver.resolve(type, key: typeKey(type), from: nil, keepingEntry: wantsEntry)
             if let resolution {
                 record.note(resolution)
+                record.registeredType = ObjectIdentifier(type)
                 if !resolution.cacheable, let kept {
                     record.entry = kept
                 }

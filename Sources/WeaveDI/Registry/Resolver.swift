@@ -37,25 +37,29 @@ enum Resolver {
     }
 
     /// A read of the live container (`UnifiedDI`, `@Inject`). A task outside
-    /// every overlay and override scope reads what every such task reads,
-    /// so a cacheable result is kept in the type's resolve slot (a slot of
-    /// its own kind, `SlotKind.resolve`), stamped with the registry generation: the
-    /// next read is a tag check and a copy instead of a table probe, and any
-    /// write makes it stale. For a transient, weak or `.task` registration
-    /// the slot keeps the registration instead, and the next resolve builds
-    /// from it without probing the table. A read inside a scope, or with
-    /// optimization off, goes straight to the table.
+    /// every overlay and override scope reads what every such task reads, so
+    /// it reads through the type's slot, the one `@Injected var x: T` reads
+    /// through too (`SlotBox` states the cache's rule): a cached value is a
+    /// tag check and a copy; a kept lazy registration is built from without
+    /// a table probe. A read inside a scope, or with optimization off, goes
+    /// straight to the table.
     @inlinable @inline(__always)
     static func resolveLive<T>(_ type: T.Type) throws(DIError) -> Resolution<T>? {
         if InjectionScopes.sharedCacheUsable {
-            let slot = InjectionSlots.resolveSlot(for: T.self)
+            let slot = InjectionSlots.typeSlotHandle(for: T.self)
             if let raw = weave_slot_peek(slot) {
-                if !Unmanaged<SlotBox>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.holdsEntry }) {
-                    let value = Unmanaged<ValueBox<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
-                    weave_read_end()
-                    return Resolution(value, cacheable: true)
+                let (answers, holdsEntry) = Unmanaged<SlotBox>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+                    ($0.answersResolve, $0.holdsEntry)
                 }
-                return try build(keptIn: raw, as: T.self)
+                if answers {
+                    if !holdsEntry {
+                        let value = Unmanaged<ValueBox<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
+                        weave_read_end()
+                        return Resolution(value, cacheable: true)
+                    }
+                    return try build(keptIn: raw, as: T.self)
+                }
+                // else `@Injected`'s own answer: a default, an unwrapped optional
             }
             weave_read_end()
             return try resolveLive(type, filling: slot)
@@ -71,9 +75,15 @@ enum Resolver {
         let generation = weave_generation()
         let (resolution, kept) = try resolve(type, key: typeKey(type), from: nil, keepingEntry: true)
         guard let resolution else { return nil }
+        // A `T?` slot is `@Injected var x: T?`'s, which answers with the
+        // wrapped type's registration: a box of `Optional`'s own registration
+        // would answer that route wrongly.
+        if _isOptional(T.self) {
+            return resolution
+        }
         let box: SlotBox
         if resolution.cacheable {
-            box = ValueBox(resolution.value)
+            box = ValueBox(resolution.value, answersResolve: true)
         } else if let kept {
             // A lazy entry: transient, weak or `.task`.
             box = EntryBox(kept)
@@ -167,9 +177,9 @@ enum Resolver {
         return (try build(lazy), keepingEntry ? lazy : nil)
     }
 
-    /// Builds from the registration an `EntryBox` keeps (a resolve slot's,
-    /// or a type slot's for `@Injected var x: T`), specialised in the
-    /// caller. Called inside the peek's read section; ends it.
+    /// Builds from the registration an `EntryBox` keeps in a type's slot,
+    /// specialised in the caller. Called inside the peek's read section;
+    /// ends it.
     @inlinable @inline(__always)
     static func build<T>(keptIn raw: UnsafeMutableRawPointer, as type: T.Type) throws(DIError) -> Resolution<T> {
         // Building runs user code: keep the registration past the section.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: the format check, the C warning check, unit,
+# The whole test suite: the format check, the C warning check, the model
+# checks (spin, scripts/model-check.sh), unit,
 # model-based and stress tests, the documentation build, the tests with the
 # default traits off, README's quick start, the IntegrationTests package's
 # build, the sanitizer runs (C stress test and Swift stress tests under ASan

@@ -1110,7 +1110,13 @@ static inline weave_slot_t *find_slot(uintptr_t key) {
 
 void *weave_slot_find(uintptr_t key) {
     weave_slot_t *slot = find_slot(key);
-    return slot == NULL ? NULL : ck_pr_load_ptr(&slot->owner);
+    if (slot == NULL) {
+        return NULL;
+    }
+    void *owner = ck_pr_load_ptr(&slot->owner);
+    ck_pr_fence_load(); /* pairs with publish's fence before the owner */
+    TSAN_ACQUIRE(slot);
+    return owner;
 }
 
 weave_slot_t *weave_slot_find_slot(uintptr_t key) {
@@ -1118,11 +1124,14 @@ weave_slot_t *weave_slot_find_slot(uintptr_t key) {
 }
 
 void weave_slot_publish(weave_slot_t *slot, void *owner) {
-    /* Publishing again (after an index eviction) stores the same owner while
-     * readers may load it: an atomic store, and a fence before the index. */
-    ck_pr_store_ptr(&slot->owner, owner);
+    /* The slot may be findable already (published again after an index
+     * eviction, or given its owner after a resolve published it without
+     * one): the owner's own initialisation is ordered before the owner is
+     * stored, and the owner before the index. */
     ck_pr_fence_store();
     TSAN_RELEASE(slot);
+    ck_pr_store_ptr(&slot->owner, owner);
+    ck_pr_fence_store();
     size_t bucket = slot_bucket(slot->key);
     for (unsigned int probe = 0; probe < SLOT_PROBES; probe++) {
         weave_slot_t **at = &slot_index[(bucket + probe) & (SLOT_INDEX_SIZE - 1)];

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 
 @testable import WeaveDI
@@ -120,5 +121,43 @@ final class OverlayBuildIsolationTests: DITestCase {
         }
         XCTAssertEqual(built.count, 1)
         XCTAssertNil(UnifiedDI.resolve(OverlaySvc.self))
+    }
+
+    func testAScopesOwnInstanceIsNotReplacedByALiveOneBuiltMeanwhile() {
+        registerLive(.singleton)
+        withContainerOverlay({ $0.register(OverlaySvc.self) { OverlaySvc("mock") } }) {
+            let first = UnifiedDI.requireResolve(OverlayClient.self)
+            // Another thread, outside every scope, builds the live one now.
+            let done = DispatchSemaphore(value: 0)
+            let live = Locked<OverlayClient?>(nil)
+            Thread {
+                live.withLock { $0 = UnifiedDI.requireResolve(OverlayClient.self) }
+                done.signal()
+            }.start()
+            done.wait()
+            XCTAssertEqual(live.withLock { $0?.svc.tag }, "live")
+            let again = UnifiedDI.requireResolve(OverlayClient.self)
+            XCTAssertTrue(again === first, "the overlay's instance gave way to the live one")
+            XCTAssertEqual(again.svc.tag, "mock")
+        }
+    }
+
+    func testANestedScopeKeepsItsOwnInstanceWhenItsEnclosingScopeBuildsOne() async {
+        registerLive(.singleton)
+        await withContainerOverlay({ $0.register(OverlaySvc.self) { OverlaySvc("mock") } }) {
+            let (go, signal) = AsyncStream<Void>.makeStream()
+            // Started in the overlay only: it builds the overlay's instance.
+            let outer = Task {
+                for await _ in go { break }
+                return UnifiedDI.requireResolve(OverlayClient.self)
+            }
+            await withInjectedValues({ $0.overlaySvc = OverlaySvc("override") }) {
+                let inner = UnifiedDI.requireResolve(OverlayClient.self)
+                signal.yield()
+                let built = await outer.value
+                XCTAssertFalse(built === inner, "the overlay saw the nested scope's instance")
+                XCTAssertTrue(UnifiedDI.requireResolve(OverlayClient.self) === inner, "the nested scope's instance changed")
+            }
+        }
     }
 }

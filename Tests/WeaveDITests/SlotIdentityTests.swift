@@ -11,7 +11,7 @@ final class SlotKindTests: XCTestCase {
         for identity in identities {
             XCTAssertEqual(identity & ~SlotKind.bits, UInt(bitPattern: key))
         }
-        XCTAssertEqual(UInt(bitPattern: key) & SlotKind.bits, 0, "metadata is 8-byte aligned")
+        XCTAssertEqual(UInt(bitPattern: key) & SlotKind.bits, 0, "metadata is pointer-aligned")
     }
 }
 

@@ -32,7 +32,7 @@ import CWeaveRegistry
 /// its factory sees the overlay's registrations, so the instance is shared
 /// inside the overlay and released with it, never kept by the live
 /// container nor seen by another overlay. One built before, outside every
-/// overlay, is the one read inside.
+/// overlay, is the one read inside, unless the overlay has its own by then.
 ///
 /// While any overlay is alive, reads made inside one bypass the shared cache
 /// of `@Injected`; reads in tasks outside every overlay keep using it.

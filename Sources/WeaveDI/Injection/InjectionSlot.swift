@@ -107,10 +107,10 @@ protocol InjectionSlotHandle: AnyObject {
     var handle: OpaquePointer { get }
 }
 
-/// What a slot caches: a value (`ValueBox`), or, in a type slot or a slot of
-/// `Resolver.resolveLive`, the registration of a type whose instances may
-/// not be cached (`EntryBox`), which saves the next read the resolution
-/// path and the table probe.
+/// What a slot caches: a value (`ValueBox`), or, in a type's slot (read by
+/// `@Injected var x: T` and `Resolver.resolveLive`), the registration of a
+/// type whose instances may not be cached (`EntryBox`), which saves the
+/// next read the resolution path and the table probe.
 ///
 /// The cache's one rule, for every kind of slot:
 /// - a box is made only by a task outside every override scope and
@@ -205,8 +205,8 @@ private func wrappedEntryBox<Optional: OptionalResolvable>(
 /// are defined, so two kinds cannot share one (Swift rejects an enum with
 /// two equal raw values) and a route never reads another kind's slot as its
 /// own. Key path objects are heap objects (16-byte aligned) and type
-/// metadata is at least 8-byte aligned, so the low 3 bits of a key's
-/// address are free for the kind.
+/// metadata is pointer-aligned (4 bytes on 32-bit platforms), so the low 2
+/// bits of a key's address are free for the kind.
 @usableFromInline
 enum SlotKind: UInt, CaseIterable {
     /// `@Injected(\.key)`: a key path object.
@@ -221,7 +221,7 @@ enum SlotKind: UInt, CaseIterable {
     case dependencyKey = 3
 
     /// The bits a kind may use.
-    static let bits: UInt = 0b111
+    static let bits: UInt = 0b11
 }
 
 /// Finds or makes the slot of a key. The fast path is an index probe in C

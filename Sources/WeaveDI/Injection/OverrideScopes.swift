@@ -30,8 +30,11 @@ enum OverrideScopes {
 /// overlay's registrations, and such an instance must not outlive the scope
 /// or reach another one. It is shared inside the scope (and its child
 /// tasks) and released with it. An instance built before, outside every
-/// scope, is the one read inside. An overlay's own registrations keep their
-/// instances themselves: they die with the overlay anyway.
+/// scope, is the one read inside, unless the scope has one of its own: then
+/// the scope's stays, even once another task builds the live one. An
+/// overlay's own registrations keep their instances themselves (they die
+/// with the overlay anyway), except one first reached inside a scope nested
+/// in the overlay, which that inner scope keeps.
 @usableFromInline
 enum InjectionScopes {
     @TaskLocal static var active = false

@@ -1,9 +1,10 @@
 import CWeaveRegistry
 import Synchronization
 
-/// Where a registration's lazy singleton or weak instance lives once built
-/// (a `.task` instance, or one built inside an override scope or overlay,
-/// lives in its scope: `ScopedInstance`). Reads take no lock: a strong
+/// Where a registration's lazy singleton or weak instance lives once built;
+/// also a scope's own weak instance (`ScopedInstances.buildOwn`). A `.task`
+/// instance, or a singleton built inside an override scope or overlay,
+/// lives in its scope's `ScopedInstance`. Reads take no lock: a strong
 /// instance is written once, then published by `state`; a weak one sits in
 /// an immutable box that a rebuild replaces. Only building (the first
 /// resolve, or a weak rebuild) goes through `buildOnce`.

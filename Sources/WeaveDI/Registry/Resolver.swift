@@ -142,13 +142,19 @@ enum Resolver {
                 let value = Unmanaged<PrebuiltEntry<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
                 weave_read_end()
                 return (Resolution(value, cacheable: true), nil)
+            // A task inside a scope asks its scope first (`build`): what the
+            // scope built must not give way to a live instance built since.
             case .singleton:
-                if let value = Unmanaged<LazyEntry<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.instance.built }) {
+                if let value = Unmanaged<LazyEntry<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.instance.built }),
+                    OverrideScopes.noneActive || !InjectionScopes.currentTaskIsScoped()
+                {
                     weave_read_end()
                     return (Resolution(value, cacheable: true), nil)
                 }
             case .weak:
-                if let value = Unmanaged<LazyEntry<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.instance.aliveWeak() }) {
+                if let value = Unmanaged<LazyEntry<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.instance.aliveWeak() }),
+                    OverrideScopes.noneActive || !InjectionScopes.currentTaskIsScoped()
+                {
                     let kept = keepingEntry ? Unmanaged<LazyEntry<T>>.fromOpaque(raw).takeUnretainedValue() : nil
                     weave_read_end()
                     return (Resolution(value, cacheable: false), kept)
@@ -220,14 +226,20 @@ enum Resolver {
     }
 
     /// A singleton or weak instance reached inside an override scope or
-    /// overlay: the registration's own if it is built (outside every scope),
-    /// else `scope`'s. Out of line: the common build paths stay small.
+    /// overlay: the one the scope (or a scope it is nested in) holds, else
+    /// the registration's own if it is built (outside every scope), else one
+    /// built for the scope. The scope's comes first: a live instance built
+    /// by another task meanwhile must not replace it mid-scope. Out of line:
+    /// the common build paths stay small.
     @usableFromInline @inline(never)
     static func build<T>(_ entry: LazyEntry<T>, keptBy scope: ScopedInstances) throws(DIError) -> T {
+        if let value = scope.existing(entry) {
+            return value
+        }
         if let value = entry.instance.current() {
             return value
         }
-        return try scope.build(entry)
+        return try scope.buildOwn(entry)
     }
 
     /// The entry itself, retained, by the selected read: for `@Factory`,

@@ -102,23 +102,30 @@ class ScopedInstances: @unchecked Sendable {
         return nil
     }
 
-    /// A singleton or weak instance built inside an override scope or
-    /// overlay: the one an enclosing scope holds, else this scope's own,
-    /// built once (a weak one held weakly, as its registration would).
+    /// What this scope, or a scope it is nested in, holds of `entry` (a
+    /// singleton's instance, or a weak one while it is alive); this scope
+    /// first, so a scope never answers with two objects.
     @inlinable
-    final func build<T>(_ entry: LazyEntry<T>) throws(DIError) -> T {
+    final func existing<T>(_ entry: LazyEntry<T>) -> T? {
         let key = UInt(bitPattern: ObjectIdentifier(entry))
-        var outer = enclosing
-        while let scope = outer {
-            if let found = scope.find(key, from: scope.head.load(ordering: .acquiring)) {
+        var scope: ScopedInstances? = self
+        while let current = scope {
+            if let found = current.find(key, from: current.head.load(ordering: .acquiring)) {
                 if entry.kind == .weak {
                     if let value = unsafeDowncast(found, to: RegisteredInstance<T>.self).current() { return value }
                 } else if let value = unsafeDowncast(found, to: ScopedInstance.self).built(as: T.self) {
                     return value
                 }
             }
-            outer = scope.enclosing
+            scope = current.enclosing
         }
+        return nil
+    }
+
+    /// This scope's own instance of a singleton or weak `entry`, built once
+    /// (a weak one held weakly, as its registration would).
+    @inlinable
+    final func buildOwn<T>(_ entry: LazyEntry<T>) throws(DIError) -> T {
         if entry.kind == .weak {
             return try holder(for: entry) { RegisteredInstance<T>(weak: true) }
                 .getOrBuild { () throws(DIError) in try entry.produceFresh() }

@@ -26,15 +26,19 @@ private enum TagD {}
 
 private final class InjectedReader<Tag>: @unchecked Sendable {
     @Injected var service: Svc<Tag>?
+    /// The type's own slot, which `UnifiedDI.resolve` shares; read only once
+    /// the type is registered (it stops the program otherwise).
+    @Injected var direct: Svc<Tag>
 }
 
 private enum Route: Int, CaseIterable {
-    case unified, injected, live
+    case unified, injected, injectedType, live
 
     var name: String {
         switch self {
         case .unified: "UnifiedDI.resolve"
-        case .injected: "@Injected"
+        case .injected: "@Injected var x: T?"
+        case .injectedType: "@Injected var x: T"
         case .live: "Container.live.resolve"
         }
     }
@@ -64,6 +68,7 @@ private struct StressKeyOf<Tag>: StressKey {
         switch route {
         case .unified: UnifiedDI.resolve(Svc<Tag>.self)
         case .injected: reader.service
+        case .injectedType: reader.direct
         case .live: WeaveDI.Container.live.resolve(Svc<Tag>.self)
         }
     }
@@ -213,9 +218,10 @@ private final class Worker {
         totals.registrations += 1
     }
 
-    func resolve(key: Int, via route: Route) {
+    func resolve(key: Int, via drawn: Route) {
         let state = ledger.keys[key]
         let latestBefore = state.latestCompleted.load(ordering: .sequentiallyConsistent)
+        let route = drawn == .injectedType && latestBefore == 0 ? .injected : drawn
         let start = ledger.clock.load(ordering: .sequentiallyConsistent)
         let resolved = keys[key].resolve(via: route)
         let latestAfter = state.latestStarted.load(ordering: .sequentiallyConsistent)

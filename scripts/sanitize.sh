@@ -172,7 +172,7 @@ swift_mutant() {
     log="$ROOT/.build-notraits/mutant-no-recheck.log"
     cp "$file" "$backup"
     trap 'cp "$backup" "$file"' EXIT
-    perl -0pi -e 's/\n *\/\/ Published between this thread.s last look and its claim\.\n *if let value = current\(\) \{\n *slot\.releaseClaim\(me\)\n *return value\n *\}//' "$file"
+    perl -0pi -e 's/\n *\/\/ Published between this thread.s last look and its claim\.\n *if let value = current\(\) \{\n *holder\.releaseClaim\(me\)\n *return value\n *\}//' "$file"
     if cmp -s "$file" "$backup"; then
         fail "Swift mutant: the re-check was not found in $file (update the pattern)"
     else

@@ -97,7 +97,10 @@ private final class KeyState: Sendable {
     /// Registrations of one type made in parallel could reach the table out
     /// of number order, and then the newest number would not be the one in
     /// force; one at a time per type, numbers and table order agree.
-    let registering = Locked<Void>(())
+    /// Holds the count of registrations made (a `Void` here made TSan's
+    /// Swift access check see the lock's zero-sized value at the object's
+    /// header, a false race).
+    let registering = Locked<Int>(0)
 }
 
 private final class Ledger: Sendable {
@@ -205,7 +208,8 @@ private final class Worker {
 
     func register(key: Int, scope: ProvideScope) {
         let state = ledger.keys[key]
-        state.registering.withLock { _ in
+        state.registering.withLock { made in
+            made += 1
             let registration = ledger.nextRegistration.add(1, ordering: .sequentiallyConsistent).newValue
             let builds = Counter()
             ledger.registrations.withLock {

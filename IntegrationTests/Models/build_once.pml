@@ -4,7 +4,7 @@
  * Mirrors Sources/WeaveDI/Registry/BuildOnce.swift `buildOnce` (with the
  * re-check after a claim won in the monitor loop, marked FIX), `publish`
  * (a state compare-and-swap, EMPTY -> WRITING, that a second publish loses,
- * returning the published instance: publishedByAnother), and
+ * returning the published instance: InstanceHolder.beginPublishing), and
  * Sources/WeaveDI/Registry/BuildOnce.swift `InstanceHolder.releaseClaim` and
  * `BuildMonitor.wait`. N threads call buildOnce once on one slot. Before
  * issue 22's fix buildOnce lacked FIX and publish (RegisteredInstance.publish,
@@ -44,7 +44,7 @@
 
 #define N          3   /* threads */
 #define FLAG       1   /* InstanceHolder.waitersFlag, bit 0 of the claim word */
-/* RegisteredInstance.state / ScopedInstance.state: 0 -> 2 -> 1, forward only */
+/* InstanceHolder.state: 0 -> 2 -> 1, forward only */
 #define EMPTY      0
 #define PUBLISHED  1
 #define WRITING    2
@@ -54,7 +54,7 @@
 #endif
 
 byte claim = 0;          /* InstanceHolder.claim: 0 or a claim word (even) | FLAG */
-byte state = EMPTY;      /* RegisteredInstance.state */
+byte state = EMPTY;      /* InstanceHolder.state */
 byte value = 0;          /* RegisteredInstance.strong: the id of the thread that built it */
 
 byte mon = 0;            /* BuildMonitor.mutex: 0, or the holder's id */
@@ -221,7 +221,7 @@ proctype thread(byte id) {
         state = PUBLISHED;   /* the releasing store */
         result = id
     :: else ->
-        /* publishedByAnother: wait until the other publish is done, take
+        /* beginPublishing lost: wait until the other publish is done, take
          * its instance. Never reached with FIX: the claim is exclusive and
          * its winner looks again before building. */
         state == PUBLISHED;

@@ -59,6 +59,13 @@ enum InjectionScopes {
         return overlay ?? override
     }
 
+    /// Whether the current task is outside every override scope and
+    /// overlay; the task-local is asked only while some scope exists.
+    @inlinable @inline(__always)
+    static var taskIsUnscoped: Bool {
+        OverrideScopes.noneActive || !currentTaskIsScoped()
+    }
+
     /// Whether a read may use the shared slot cache: the task is outside
     /// every override scope and overlay (so it reads what every such task
     /// reads), and optimization is on. The task-local is asked only while

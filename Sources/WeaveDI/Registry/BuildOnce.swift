@@ -70,6 +70,10 @@ class InstanceHolder: @unchecked Sendable {
     /// thread waits for it on the monitor.
     @usableFromInline let claim = Atomic<UInt>(0)
     @usableFromInline static let waitersFlag: UInt = 1
+    /// A strong instance's publication: 0 empty, 2 while it is written, 1
+    /// once it is there. Moves forward only, so an instance is written at
+    /// most once (`beginPublishing`, `endPublishing`).
+    @usableFromInline let state = Atomic<UInt8>(0)
     // Written once before publication: the dynamic exclusivity checks
     // would only cost time.
     /// Chain a scope's instances (`ScopedInstances`); set before the holder is
@@ -81,6 +85,26 @@ class InstanceHolder: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var scopeRegistration: AnyRegistryEntry?
 
     @usableFromInline init(type: Any.Type) { self.type = type }
+
+    @inlinable @inline(__always)
+    var isPublished: Bool { state.load(ordering: .acquiring) == 1 }
+
+    /// Whether the caller may write the instance: true for the first caller
+    /// only. Another gets false once the first has finished writing, so it
+    /// can read the published instance instead.
+    @inlinable
+    func beginPublishing() -> Bool {
+        if state.compareExchange(expected: 0, desired: 2, ordering: .acquiring).exchanged {
+            return true
+        }
+        while state.load(ordering: .acquiring) != 1 {}
+        return false
+    }
+
+    @inlinable
+    func endPublishing() {
+        state.store(1, ordering: .releasing)
+    }
 
     /// The claim word of the thread building the instance, if any.
     @usableFromInline var builder: UInt? {

@@ -11,9 +11,7 @@ import Synchronization
 @usableFromInline
 final class RegisteredInstance<T>: InstanceHolder, @unchecked Sendable {
     @usableFromInline let holdsWeakly: Bool
-    /// 0 empty, 2 while `strong` is written, 1 once it holds the instance;
-    /// moves forward only, so `strong` is written at most once.
-    @usableFromInline let state = Atomic<UInt8>(0)
+    /// Written once, before `isPublished` (`InstanceHolder.state`).
     @exclusivity(unchecked) @usableFromInline var strong: T?
     /// A retained `WeakBox`; read inside a read section only, since a
     /// rebuild replaces it and releases the old one after a grace period.
@@ -36,7 +34,7 @@ final class RegisteredInstance<T>: InstanceHolder, @unchecked Sendable {
     /// The built strong instance, if any.
     @inlinable @inline(__always)
     var built: T? {
-        state.load(ordering: .acquiring) == 1 ? strong : nil
+        isPublished ? strong : nil
     }
 
     /// The weak instance while it is alive. Call inside a read section.
@@ -72,20 +70,13 @@ final class RegisteredInstance<T>: InstanceHolder, @unchecked Sendable {
             let box = UnsafeRawPointer(Unmanaged.passRetained(WeakBox(value as AnyObject)).toOpaque())
             return (value, weakBox.exchange(box, ordering: .acquiringAndReleasing))
         }
-        guard state.compareExchange(expected: 0, desired: 2, ordering: .acquiring).exchanged else {
-            return (publishedByAnother(), nil)
+        guard beginPublishing() else {
+            return (strong!, nil)
         }
         strong = value
         builtOrder = BuildOrder.next()
-        state.store(1, ordering: .releasing)
+        endPublishing()
         return (value, nil)
-    }
-
-    /// The instance another publish wrote (or is writing: it is two stores away).
-    @usableFromInline
-    func publishedByAnother() -> T {
-        while state.load(ordering: .acquiring) != 1 {}
-        return strong!
     }
 }
 

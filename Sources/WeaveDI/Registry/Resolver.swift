@@ -146,14 +146,14 @@ enum Resolver {
             // scope built must not give way to a live instance built since.
             case .singleton:
                 if let value = Unmanaged<LazyEntry<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.instance.built }),
-                    OverrideScopes.noneActive || !InjectionScopes.currentTaskIsScoped()
+                    InjectionScopes.taskIsUnscoped
                 {
                     weave_read_end()
                     return (Resolution(value, cacheable: true), nil)
                 }
             case .weak:
                 if let value = Unmanaged<LazyEntry<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.instance.aliveWeak() }),
-                    OverrideScopes.noneActive || !InjectionScopes.currentTaskIsScoped()
+                    InjectionScopes.taskIsUnscoped
                 {
                     let kept = keepingEntry ? Unmanaged<LazyEntry<T>>.fromOpaque(raw).takeUnretainedValue() : nil
                     weave_read_end()

@@ -150,29 +150,26 @@ class ScopedInstances: @unchecked Sendable {
 /// reading it back pays a cast.
 @usableFromInline
 final class ScopedInstance: InstanceHolder, @unchecked Sendable {
-    /// 0 empty, 2 while `value` is written, 1 once it holds the instance;
-    /// moves forward only, so `value` is written at most once.
-    @usableFromInline let state = Atomic<UInt8>(0)
+    /// Written once, before `isPublished` (`InstanceHolder.state`).
     @exclusivity(unchecked) @usableFromInline var value: Any?
 
     /// The instance, if built.
     @inlinable
     func built<T>(as type: T.Type) -> T? {
-        state.load(ordering: .acquiring) == 1 ? (value as! T) : nil
+        isPublished ? (value as! T) : nil
     }
 
     @inlinable
     func getOrBuild<T>(_ build: () throws(DIError) -> T) throws(DIError) -> T {
         try buildOnce(
             self,
-            current: { state.load(ordering: .acquiring) == 1 ? (value as! T) : nil },
+            current: { built(as: T.self) },
             publish: { built in
-                guard state.compareExchange(expected: 0, desired: 2, ordering: .acquiring).exchanged else {
-                    while state.load(ordering: .acquiring) != 1 {}
+                guard beginPublishing() else {
                     return (value as! T, nil)
                 }
                 value = built
-                state.store(1, ordering: .releasing)
+                endPublishing()
                 return (built, nil)
             },
             build: build)

@@ -118,3 +118,46 @@ func fatalErrorLine(_ result: ExitTest.Result?) -> String {
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     return stderr.split(separator: "\n").first { $0.contains("Fatal error:") }.map(String.init) ?? stderr
 }
+
+/// A one-shot signal a test opens and tasks await; any number may wait.
+final class Gate: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let resumeNow = state.withLock { state in
+                if state.open { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+struct TimedOut: Error {}
+
+/// `body`'s result, or `TimedOut` after `seconds`: a test fails instead of
+/// hanging.
+func within<R: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> R) async throws -> R {
+    try await withThrowingTaskGroup(of: R?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: .seconds(seconds))
+            return nil
+        }
+        let first = try await group.next()
+        group.cancelAll()
+        guard let first, let result = first else { throw TimedOut() }
+        return result
+    }
+}

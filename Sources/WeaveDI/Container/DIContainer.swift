@@ -131,6 +131,65 @@ public final class DIContainer: @unchecked Sendable {
         DILog.registered(type, scope: scope)
     }
 
+    /// Lazy registration of a factory that can fail: as the
+    /// synchronous form, and when `factory` throws, ``resolveThrowing(_:)``
+    /// throws ``DIError/factoryFailed(type:chain:error:)`` (carrying the
+    /// error and the resolution chain) while ``resolve(_:)`` returns nil and
+    /// the failure is logged. A failure is not kept: the next resolve runs
+    /// the factory again.
+    ///
+    /// ```swift
+    /// container.register(Credentials.self, scope: .singleton) {
+    ///     try Credentials(contentsOf: credentialsFile)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type to register under.
+    ///   - scope: How long an instance lives.
+    ///   - factory: Builds an instance when one is needed, or throws.
+    public func register<T: Sendable>(
+        _ type: T.Type,
+        scope: ProvideScope,
+        factory: @escaping @Sendable () throws -> T
+    ) {
+        registry.set(LazyEntry<T>(scope: scope, factory: factory), forKey: typeKey(type))
+        DILog.registered(type, scope: scope)
+    }
+
+    /// Lazy registration of an async factory that can fail. Nothing runs
+    /// now: the first ``resolveAsyncThrowing(_:)`` (or ``start(timeout:)``)
+    /// builds the instance, once however many tasks ask at the same time
+    /// (`.singleton`, `.weak`, and once per `withTaskScope` for `.task`), or
+    /// on every async resolve (`.transient`).
+    ///
+    /// A synchronous resolve returns the instance once it is built and nil
+    /// before (``resolveThrowing(_:)`` then throws
+    /// ``DIError/asyncRegistration(type:)``). A failed build is thrown to
+    /// every task awaiting it, wrapped in
+    /// ``DIError/factoryFailed(type:chain:error:)``, and not kept: the next
+    /// resolve tries again. See <doc:AsyncServices>.
+    ///
+    /// ```swift
+    /// container.register(ConnectionPool.self, scope: .singleton) {
+    ///     try await ConnectionPool.connect(to: databaseURL)
+    /// }
+    /// let pool = try await container.resolveAsyncThrowing(ConnectionPool.self)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type to register under.
+    ///   - scope: How long an instance lives.
+    ///   - factory: Builds an instance when one is needed, or throws.
+    public func register<T: Sendable>(
+        _ type: T.Type,
+        scope: ProvideScope,
+        factory: @escaping @Sendable () async throws -> T
+    ) {
+        registry.set(LazyEntry<T>(scope: scope, asyncFactory: factory), forKey: typeKey(type))
+        DILog.registered(type, scope: scope)
+    }
+
     /// The instance registered for `type` here or in a parent, built
     /// according to its scope.
     ///
@@ -188,6 +247,40 @@ public final class DIContainer: @unchecked Sendable {
         } catch {
             DILog.failure(error)
             throw error
+        }
+    }
+
+    /// The instance registered for `type` here or in a parent, building an
+    /// async registration on first use (once, however many tasks await it).
+    /// As `UnifiedDI.resolveAsyncThrowing(_:)`, for this container.
+    ///
+    /// ```swift
+    /// let pool = try await container.resolveAsyncThrowing(ConnectionPool.self)
+    /// ```
+    ///
+    /// - Parameter type: The registered type.
+    /// - Returns: The instance.
+    /// - Throws: A ``DIError`` (the factory's failure with its chain, a
+    ///   cycle, a miss), or `CancellationError` when this task was cancelled
+    ///   while waiting; the build goes on for other waiters.
+    public func resolveAsyncThrowing<T: Sendable>(_ type: T.Type) async throws -> T {
+        try await Resolver.resolveAsync(type, in: registry)
+    }
+
+    /// As ``resolveAsyncThrowing(_:)``, with nil for any failure (logged).
+    ///
+    /// ```swift
+    /// let pool = await container.resolveAsync(ConnectionPool.self)
+    /// ```
+    ///
+    /// - Parameter type: The registered type.
+    /// - Returns: The instance, or nil.
+    public func resolveAsync<T: Sendable>(_ type: T.Type) async -> T? {
+        do {
+            return try await resolveAsyncThrowing(type)
+        } catch {
+            DILog.asyncFailure(error)
+            return nil
         }
     }
 

@@ -49,6 +49,53 @@ public enum UnifiedDI {
         DIContainer.live.register(type, scope: scope, factory: factory)
     }
 
+    /// Lazy registration of a factory that can fail: when it throws,
+    /// ``resolveThrowing(_:)`` throws ``DIError/factoryFailed(type:chain:error:)``
+    /// and ``resolve(_:)`` returns nil (logged). Not kept: the next resolve
+    /// runs the factory again.
+    ///
+    /// ```swift
+    /// UnifiedDI.register(Credentials.self, scope: .singleton) {
+    ///     try Credentials(contentsOf: credentialsFile)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type to register under.
+    ///   - scope: How long an instance lives.
+    ///   - factory: Builds an instance when one is needed, or throws.
+    public static func register<T: Sendable>(
+        _ type: T.Type,
+        scope: ProvideScope,
+        factory: @escaping @Sendable () throws -> T
+    ) {
+        DIContainer.live.register(type, scope: scope, factory: factory)
+    }
+
+    /// Lazy registration of an async factory that can fail; nothing runs
+    /// now. ``resolveAsyncThrowing(_:)`` or ``start(timeout:)`` builds it,
+    /// once however many tasks ask; a synchronous resolve returns it once
+    /// built. See <doc:AsyncServices>.
+    ///
+    /// ```swift
+    /// UnifiedDI.register(ConnectionPool.self, scope: .singleton) {
+    ///     try await ConnectionPool.connect(to: databaseURL)
+    /// }
+    /// try await UnifiedDI.start(timeout: .seconds(10))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type to register under.
+    ///   - scope: How long an instance lives.
+    ///   - factory: Builds an instance when one is needed, or throws.
+    public static func register<T: Sendable>(
+        _ type: T.Type,
+        scope: ProvideScope,
+        factory: @escaping @Sendable () async throws -> T
+    ) {
+        DIContainer.live.register(type, scope: scope, factory: factory)
+    }
+
     /// The instance registered for `type`, or nil. Never crashes: a miss, a
     /// dependency cycle, and a `.task` registration resolved outside
     /// `withTaskScope` all give nil (``resolveThrowing(_:)`` says which).
@@ -137,9 +184,9 @@ public enum UnifiedDI {
         return resolution.value
     }
 
-    /// The `async` spelling of `resolve(_:)`, kept for upstream code. It
-    /// does not suspend for resolution: registration completes before
-    /// `register` returns, so there is nothing to wait for.
+    /// As ``resolveAsyncThrowing(_:)``, with nil for any failure (logged):
+    /// builds an async registration on first use, and returns any other
+    /// registration's instance as ``resolve(_:)`` does.
     ///
     /// ```swift
     /// let service = await UnifiedDI.resolveAsync(UserService.self)
@@ -148,7 +195,36 @@ public enum UnifiedDI {
     /// - Parameter type: The registered type.
     /// - Returns: The instance, or nil.
     public static func resolveAsync<T: Sendable>(_ type: T.Type) async -> T? {
-        resolve(type)
+        do {
+            return try await resolveAsyncThrowing(type)
+        } catch {
+            DILog.asyncFailure(error)
+            return nil
+        }
+    }
+
+    /// The instance registered for `type`, building an async registration
+    /// on first use: its factory runs once however many tasks await it at
+    /// the same moment, and every one of them gets that instance. A
+    /// synchronous registration is resolved as ``resolveThrowing(_:)`` does.
+    ///
+    /// Cancelling the awaiting task ends its wait only (it throws
+    /// `CancellationError`); the build goes on for the others. No thread
+    /// blocks while a build is in flight.
+    ///
+    /// ```swift
+    /// let pool = try await UnifiedDI.resolveAsyncThrowing(ConnectionPool.self)
+    /// ```
+    ///
+    /// - Parameter type: The registered type.
+    /// - Returns: The instance.
+    /// - Throws: ``DIError/factoryFailed(type:chain:error:)`` when the
+    ///   factory (or one it depends on) threw, ``DIError/circularDependency(chain:)``
+    ///   for a cycle (across awaits too), ``DIError/dependencyNotFound(type:)``,
+    ///   ``DIError/noActiveScope(type:)``, or `CancellationError` when this
+    ///   task was cancelled while waiting.
+    public static func resolveAsyncThrowing<T: Sendable>(_ type: T.Type) async throws -> T {
+        try await Resolver.resolveAsync(type, in: nil)
     }
 
     /// Removes the live container's registration of `type`; the instance

@@ -23,12 +23,26 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The chain of types that led back to one already being built, e.g.
     /// "A -> B -> A" (or a chain deeper than any real graph, marked so).
     case circularDependency(chain: String)
-    /// Kept for upstream code that matches on it; WeaveDI's registration
-    /// cannot fail, so nothing throws it.
+    /// Kept for upstream code that matches on it; registration cannot
+    /// fail, and a factory that throws is ``factoryFailed(type:chain:error:)``.
+    @available(*, deprecated, message: "never thrown: a factory that throws gives factoryFailed(type:chain:error:)")
     case registrationFailed(type: String, reason: String)
     /// A ``ProvideScope/task`` dependency was resolved outside any
     /// `withTaskScope`.
     case noActiveScope(type: String)
+    /// The factory of `type` threw `error`. `chain` is the resolution chain
+    /// that reached it, outermost first and ending with `type`, e.g.
+    /// "OrderService -> Database". Not cached: the next resolve runs the
+    /// factory again.
+    case factoryFailed(type: String, chain: String, error: UnderlyingError)
+    /// A synchronous resolve reached an async registration that is not built
+    /// yet. `try await UnifiedDI.resolveAsyncThrowing(_:)` (or the container's)
+    /// builds it; ``DIContainer/start(timeout:)`` builds every singleton at
+    /// startup.
+    case asyncRegistration(type: String)
+    /// ``DIContainer/start(timeout:)`` could not build these singletons:
+    /// each failed or did not finish within the timeout.
+    case startFailed(failures: [StartFailure])
 
     /// Logs the miss (at debug level, built only when enabled) and reports
     /// it to a `validate()` running on this thread.
@@ -52,6 +66,88 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
         case .noActiveScope(let type):
             return "WeaveDI: '\(type)' is task-scoped but was resolved outside "
                 + "withTaskScope { ... }"
+        case .factoryFailed(let type, let chain, let error):
+            return "WeaveDI: the factory of '\(type)' threw \(error) (resolving \(chain))"
+        case .asyncRegistration(let type):
+            return "WeaveDI: '\(type)' has an async factory and is not built yet: resolve it with "
+                + "try await UnifiedDI.resolveAsyncThrowing(\(type).self), or build it at startup "
+                + "with try await UnifiedDI.start(timeout:)"
+        case .startFailed(let failures):
+            return "WeaveDI: start failed for \(failures.count) service\(failures.count == 1 ? "" : "s"):\n"
+                + failures.map { "  " + $0.description }.joined(separator: "\n")
         }
+    }
+
+    /// A factory's error as a `DIError`: a `DIError` it passed on (a
+    /// dependency's failure, a cycle) stays what it is, so the innermost
+    /// failure is the one reported; any other error is wrapped with the
+    /// chain that reached `type`.
+    static func factoryError(_ error: any Error, building type: Any.Type, chain: [String]) -> DIError {
+        if let error = error as? DIError {
+            return error
+        }
+        let wrapped = DIError.factoryFailed(
+            type: typeName(type), chain: (chain + [typeName(type)]).joined(separator: " -> "),
+            error: UnderlyingError(error))
+        DILog.logger.error("\(wrapped.description)")
+        return wrapped
+    }
+}
+
+/// The error a factory threw, carried by ``DIError/factoryFailed(type:chain:error:)``.
+/// Two are equal when they print the same (`String(reflecting:)`, which
+/// names the error's type in full), so `DIError` stays `Equatable`.
+///
+/// ```swift
+/// if case .factoryFailed(_, _, let failure) = error, failure.error is ConnectionError {
+///     scheduleRetry()
+/// }
+/// ```
+public struct UnderlyingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The error the factory threw.
+    public let error: any Error
+
+    /// Wraps `error`.
+    ///
+    /// - Parameter error: The factory's error.
+    public init(_ error: any Error) {
+        self.error = error
+    }
+
+    /// The error as `String(describing:)` prints it.
+    public var description: String { String(describing: error) }
+
+    public static func == (lhs: UnderlyingError, rhs: UnderlyingError) -> Bool {
+        String(reflecting: lhs.error) == String(reflecting: rhs.error)
+    }
+}
+
+/// One singleton ``DIContainer/start(timeout:)`` could not build.
+///
+/// ```swift
+/// catch DIError.startFailed(let failures) {
+///     for failure in failures { logger.critical("\(failure)") }
+/// }
+/// ```
+public struct StartFailure: Sendable, Equatable, CustomStringConvertible {
+    /// The service's type name.
+    public let type: String
+    /// What it was waiting for when the timeout ran out, outermost first
+    /// and starting with `type` ("Repository -> ConnectionPool"), or the
+    /// failing resolution's chain.
+    public let chain: String
+    /// Why: the factory's error, or nil when the build did not finish
+    /// within the timeout.
+    public let error: DIError?
+
+    /// Whether the build was still running when the timeout ran out.
+    public var timedOut: Bool { error == nil }
+
+    /// One line: the type, what happened, and the chain.
+    public var description: String {
+        if let error {
+            return "\(type): failed (\(chain)): \(error.description)"
+        }
+        return "\(type): not built within the timeout (waiting on \(chain))"
     }
 }

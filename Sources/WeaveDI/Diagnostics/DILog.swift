@@ -51,11 +51,19 @@ public enum DILog {
 
     static func failure(_ error: DIError) {
         switch error {
-        case .circularDependency:
+        case .circularDependency, .startFailed:
             logger.error("\(error.description)")
         default:
             logger.debug("\(error.description)")
         }
+    }
+
+    /// An async resolve that returns nil: a failure at `.error` (its cause
+    /// was logged where it was thrown), a miss at `.debug`, a cancelled wait
+    /// not at all.
+    static func asyncFailure(_ error: any Error) {
+        guard let error = error as? DIError else { return }
+        failure(error)
     }
 
     /// A singleton's factory built a transient, weak or task-scoped service:

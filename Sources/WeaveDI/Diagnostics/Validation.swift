@@ -344,7 +344,7 @@ final class ValidationRun {
         registration: ObjectIdentifier,
         type: T.Type,
         context: ResolutionContext,
-        _ factory: () -> T
+        _ factory: () throws -> T
     ) throws(DIError) -> T {
         if let built = try enter(registration, type, context: context) {
             return built
@@ -354,7 +354,13 @@ final class ValidationRun {
             throw .circularDependency(chain: chain)
         }
         context.push(registration: registration, type: type)
-        let value = factory()
+        let value: T
+        do {
+            value = try factory()
+        } catch {
+            context.pop()
+            throw InstanceBuilder.failure(error, type: type, context: context)
+        }
         context.pop()
         if let chain = context.cycle {
             if context.isEmpty { context.cycle = nil }

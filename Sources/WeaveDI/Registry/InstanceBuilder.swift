@@ -11,7 +11,7 @@ enum InstanceBuilder {
         registration: ObjectIdentifier,
         type: T.Type,
         kind: AnyRegistryEntry.Kind,
-        _ factory: () -> T
+        _ factory: () throws -> T
     ) throws(DIError) -> T {
         let context = ResolutionContext.current
         if let validation = context.validation {
@@ -31,7 +31,14 @@ enum InstanceBuilder {
         }
         context.push(registration: registration, type: type)
         context.buildingKind = kind
-        let value = factory()
+        let value: T
+        do {
+            value = try factory()
+        } catch {
+            context.pop()
+            context.buildingKind = parentKind
+            throw failure(error, type: type, context: context)
+        }
         context.pop()
         context.buildingKind = parentKind
         if let chain = context.cycle {
@@ -39,5 +46,18 @@ enum InstanceBuilder {
             throw .circularDependency(chain: chain)
         }
         return value
+    }
+
+    /// What a factory that threw reports: a cycle met below it first (the
+    /// error it threw may only be that cycle's consequence), else its error
+    /// (`DIError.factoryError`), with the chain of the factories running on
+    /// this thread, and of the async ones that led here.
+    @usableFromInline @inline(never)
+    static func failure(_ error: any Error, type: Any.Type, context: ResolutionContext) -> DIError {
+        if let chain = context.cycle {
+            if context.isEmpty { context.cycle = nil }
+            return .circularDependency(chain: chain)
+        }
+        return DIError.factoryError(error, building: type, chain: AsyncChain.names + context.types.map(typeName))
     }
 }

@@ -47,6 +47,17 @@ class AnyRegistryEntry: @unchecked Sendable {
     /// `shutdown()`: an eager value or a built singleton.
     var heldInstance: (order: UInt64, value: Any)? { nil }
 
+    /// Whether the factory is async (`asyncFactory`).
+    var isAsync: Bool { false }
+
+    /// The holder a singleton's instance is published in, for
+    /// `start(timeout:)`'s report of what a build waits on.
+    var startHolder: InstanceHolder? { nil }
+
+    /// Builds a singleton's instance for `start(timeout:)`, in a build no
+    /// waiter owns, so that a wait that times out can stop waiting.
+    func buildForStart() async throws {}
+
     /// A fresh instance from the registered factory, for `@Factory`.
     func fresh<T>(_ type: T.Type) throws(DIError) -> T {
         if kind == .prebuilt {
@@ -89,12 +100,31 @@ final class PrebuiltEntry<T>: AnyRegistryEntry, @unchecked Sendable {
 /// write, and a grace-period wait, on a read).
 @usableFromInline
 final class LazyEntry<T>: AnyRegistryEntry, @unchecked Sendable {
-    @usableFromInline let factory: @Sendable () -> T
+    /// The synchronous factory. For an async registration, one that throws
+    /// ``DIError/asyncRegistration(type:)``: a synchronous resolve returns
+    /// an instance the async build published, and never builds one.
+    @usableFromInline let factory: @Sendable () throws -> T
+    /// An async registration's factory, run by the async resolves and
+    /// `start` (AsyncBuilds.swift); nil for a synchronous registration.
+    let asyncFactory: (@Sendable () async throws -> T)?
     /// The singleton's or weak instance's storage; unused by other scopes.
     @usableFromInline let instance: RegisteredInstance<T>
 
-    init(scope: ProvideScope, factory: @escaping @Sendable () -> T) {
+    convenience init(scope: ProvideScope, factory: @escaping @Sendable () throws -> T) {
+        self.init(scope: scope, factory: factory, asyncFactory: nil)
+    }
+
+    convenience init(scope: ProvideScope, asyncFactory: @escaping @Sendable () async throws -> T) {
+        let name = typeName(T.self)
+        self.init(scope: scope, factory: { throw DIError.asyncRegistration(type: name) }, asyncFactory: asyncFactory)
+    }
+
+    private init(
+        scope: ProvideScope, factory: @escaping @Sendable () throws -> T,
+        asyncFactory: (@Sendable () async throws -> T)?
+    ) {
         self.factory = factory
+        self.asyncFactory = asyncFactory
         self.instance = RegisteredInstance(weak: scope == .weak)
         let kind: Kind
         switch scope {
@@ -107,11 +137,25 @@ final class LazyEntry<T>: AnyRegistryEntry, @unchecked Sendable {
     }
 
     override func validationClone() -> AnyRegistryEntry {
-        LazyEntry<T>(scope: .transient, factory: factory)
+        LazyEntry<T>(scope: .transient, factory: factory, asyncFactory: asyncFactory)
     }
 
     override func buildForValidation() throws(DIError) {
         _ = try produceFresh()
+    }
+
+    override var isAsync: Bool { asyncFactory != nil }
+
+    override var startHolder: InstanceHolder? { instance }
+
+    override func buildForStart() async throws {
+        if asyncFactory != nil {
+            _ = try await Resolver.buildAsync(self)
+            return
+        }
+        // A synchronous factory, run in a flight: its build goes through the
+        // holder's claim as any resolve's does, so it still runs once.
+        _ = try await instance.valueOfAsyncBuild(registration: ObjectIdentifier(self)) { try Resolver.build(self).value }
     }
 
     override var heldInstance: (order: UInt64, value: Any)? {

@@ -161,18 +161,19 @@ final class ScopedInstance: InstanceHolder, @unchecked Sendable {
 
     @inlinable
     func getOrBuild<T>(_ build: () throws(DIError) -> T) throws(DIError) -> T {
-        try buildOnce(
-            self,
-            current: { built(as: T.self) },
-            publish: { built in
-                guard beginPublishing() else {
-                    return (value as! T, nil)
-                }
-                value = built
-                endPublishing()
-                return (built, nil)
-            },
-            build: build)
+        try buildOnce(self, current: { built(as: T.self) }, publish: { (publish($0), nil) }, build: build)
+    }
+
+    /// Publishes `built` unless an instance is published already; returns
+    /// the instance now published.
+    @inlinable
+    func publish<T>(_ built: T) -> T {
+        guard beginPublishing() else {
+            return value as! T
+        }
+        value = built
+        endPublishing()
+        return built
     }
 }
 

@@ -1,0 +1,392 @@
+import CWeaveRegistry
+
+/// The async factories that led to the current task, outermost first, and
+/// the build this task runs for. Task-locals: an async factory hops threads,
+/// so the thread's `ResolutionContext` cannot carry its chain. Child tasks
+/// (and the build task a waiter starts) inherit them.
+@usableFromInline
+enum AsyncChain {
+    struct Link: Sendable {
+        let registration: ObjectIdentifier
+        let name: String
+    }
+
+    @TaskLocal static var links: [Link] = []
+    /// The build whose factory this task runs, if any: what a wait made here
+    /// makes that build wait on (`AsyncBuilds`' cycle check).
+    @TaskLocal static var flight: AsyncFlight?
+
+    /// The chain's type names, for messages.
+    static var names: [String] { links.map(\.name) }
+
+    /// The cycle's chain when `registration` is already being built on this
+    /// chain: it starts and ends with the repeated type.
+    static func cycle(at registration: ObjectIdentifier, name: String) -> DIError? {
+        let links = links
+        guard let start = links.firstIndex(where: { $0.registration == registration }) else { return nil }
+        return .circularDependency(chain: (links[start...].map(\.name) + [name]).joined(separator: " -> "))
+    }
+}
+
+/// One async build in flight: the instance of one holder, built by one task
+/// that no waiter owns. Every field is guarded by `AsyncBuilds.state`.
+@usableFromInline
+class AsyncFlight: @unchecked Sendable {
+    let name: String
+    /// The builds this one's factory is waiting for now, with how many of
+    /// its waits are on each.
+    var awaiting: [ObjectIdentifier: (flight: AsyncFlight, count: Int)] = [:]
+
+    init(name: String) { self.name = name }
+
+    /// The tasks waiting for this build.
+    var waiterCount: Int { 0 }
+
+    func startAwaiting(_ other: AsyncFlight) {
+        awaiting[ObjectIdentifier(other), default: (other, 0)].count += 1
+    }
+
+    func stopAwaiting(_ other: AsyncFlight) {
+        let key = ObjectIdentifier(other)
+        guard let entry = awaiting[key] else { return }
+        awaiting[key] = entry.count == 1 ? nil : (other, entry.count - 1)
+    }
+
+    /// The builds from this one to `target` along waits, both included; nil
+    /// when this one does not wait on `target`, even indirectly.
+    func path(to target: AsyncFlight) -> [AsyncFlight]? {
+        var visited: Set<ObjectIdentifier> = []
+        func search(_ node: AsyncFlight) -> [AsyncFlight]? {
+            if node === target { return [node] }
+            guard visited.insert(ObjectIdentifier(node)).inserted else { return nil }
+            for next in node.awaiting.values {
+                if let rest = search(next.flight) { return [node] + rest }
+            }
+            return nil
+        }
+        return search(self)
+    }
+}
+
+/// A flight of a `T`, with the continuations of the tasks waiting for it.
+final class TypedFlight<T>: AsyncFlight, @unchecked Sendable {
+    override var waiterCount: Int { waiters.count }
+
+    struct Waiter {
+        let continuation: CheckedContinuation<T, any Error>
+        /// The build the waiting task runs for, which waits on this one.
+        let from: AsyncFlight?
+    }
+
+    var waiters: [UInt64: Waiter] = [:]
+}
+
+/// What a waiter does after its look under the lock.
+enum JoinStep<T> {
+    case resume(Result<T, any Error>)
+    case wait
+    case start(TypedFlight<T>)
+}
+
+/// Builds async registrations' instances: once per holder (a singleton's
+/// or weak registration's `RegisteredInstance`, a scope's `ScopedInstance`),
+/// however many tasks ask at once, with no thread blocked meanwhile.
+///
+/// The protocol, every step under `state`'s lock (held for a few
+/// dictionary operations, never across an await):
+/// - A waiter looks for the built instance, then for a cancellation, then
+///   joins the holder's flight, starting it when there is none. A look and
+///   a join under one lock: the build cannot publish and finish between.
+/// - The build runs in a task of its own, so no waiter owns it. It
+///   publishes the instance, then under the lock removes its flight and
+///   takes every waiter, and resumes them: a waiter that came before the
+///   removal is resumed, one that comes after finds the instance.
+/// - A cancelled waiter removes itself under the lock and is resumed with
+///   `CancellationError`; the build goes on. One cancelled before it joins
+///   sees the cancellation under the lock and does not join.
+/// - A failure is given to the waiters of that flight and nothing is
+///   published: the next waiter starts a new flight.
+/// - A build's factory that waits on another build records the edge; a wait
+///   that would close a loop of builds is a cycle, thrown instead of waited.
+/// The protocol is modelled in IntegrationTests/Models/async_build.pml.
+@usableFromInline
+enum AsyncBuilds {
+    struct State {
+        var flights: [ObjectIdentifier: AsyncFlight] = [:]
+        var lastWaiter: UInt64 = 0
+    }
+
+    static let state = Locked(State())
+
+    /// The instance `holder` keeps: the one `current` finds, or the one the
+    /// holder's single flight builds with `make` and `publish`es.
+    static func value<T>(
+        of holder: InstanceHolder,
+        registration: ObjectIdentifier,
+        current: @escaping @Sendable () -> T?,
+        publish: @escaping @Sendable (T) -> T,
+        make: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        if let value = current() {
+            return value
+        }
+        let name = typeName(T.self)
+        if let cycle = AsyncChain.cycle(at: registration, name: name) {
+            throw cycle
+        }
+        #if WEAVE_STRESS_HOOKS
+        await AsyncBuildHooks.reached(.afterFirstLook, T.self)
+        #endif
+        let key = ObjectIdentifier(holder)
+        let me = AsyncChain.flight
+        let chain = AsyncChain.links + [AsyncChain.Link(registration: registration, name: name)]
+        let id = state.withLock { state in
+            state.lastWaiter += 1
+            return state.lastWaiter
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                let step: JoinStep<T> = state.withLock { state in
+                    if let value = current() {
+                        return .resume(.success(value))
+                    }
+                    if Task.isCancelled {
+                        return .resume(.failure(CancellationError()))
+                    }
+                    let flight: TypedFlight<T>
+                    let fresh: Bool
+                    if let existing = state.flights[key] {
+                        flight = unsafeDowncast(existing, to: TypedFlight<T>.self)
+                        fresh = false
+                    } else {
+                        flight = TypedFlight<T>(name: name)
+                        state.flights[key] = flight
+                        fresh = true
+                    }
+                    if let me {
+                        if let loop = flight.path(to: me) {
+                            let names = ([me] + loop).map(\.name)
+                            return .resume(.failure(DIError.circularDependency(chain: names.joined(separator: " -> "))))
+                        }
+                        me.startAwaiting(flight)
+                    }
+                    flight.waiters[id] = TypedFlight<T>.Waiter(continuation: continuation, from: me)
+                    return fresh ? .start(flight) : .wait
+                }
+                switch step {
+                case .resume(let result):
+                    continuation.resume(with: result)
+                case .wait:
+                    break
+                case .start(let flight):
+                    launch(flight, key: key, chain: chain, publish: publish, make: make)
+                }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> TypedFlight<T>.Waiter? in
+                guard let flight = state.flights[key].map({ unsafeDowncast($0, to: TypedFlight<T>.self) }),
+                    let waiter = flight.waiters.removeValue(forKey: id)
+                else { return nil }
+                waiter.from?.stopAwaiting(flight)
+                return waiter
+            }
+            waiter?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Runs one flight's build in a task no waiter owns, then ends the
+    /// flight and resumes its waiters with the outcome.
+    private static func launch<T>(
+        _ flight: TypedFlight<T>,
+        key: ObjectIdentifier,
+        chain: [AsyncChain.Link],
+        publish: @escaping @Sendable (T) -> T,
+        make: @escaping @Sendable () async throws -> T
+    ) {
+        Task {
+            let outcome: Result<T, any Error>
+            do {
+                let value = try await AsyncChain.$links.withValue(chain) {
+                    try await AsyncChain.$flight.withValue(flight) {
+                        try await make()
+                    }
+                }
+                outcome = .success(publish(value))
+            } catch {
+                outcome = .failure(DIError.factoryError(error, building: T.self, chain: chain.dropLast().map(\.name)))
+            }
+            #if WEAVE_STRESS_HOOKS
+            await AsyncBuildHooks.reached(.beforeFlightEnds, T.self)
+            #endif
+            let waiters = state.withLock { state in
+                state.flights[key] = nil
+                let waiters = Array(flight.waiters.values)
+                flight.waiters = [:]
+                for waiter in waiters {
+                    waiter.from?.stopAwaiting(flight)
+                }
+                return waiters
+            }
+            // Every waiter gets the one instance: `T` is `Sendable` at every
+            // registration (`register` requires it), though not spelled here.
+            nonisolated(unsafe) let shared = outcome
+            for waiter in waiters {
+                waiter.continuation.resume(with: shared)
+            }
+        }
+    }
+
+    /// A `.transient` async registration: its factory runs in the caller's
+    /// task, on every resolve.
+    static func fresh<T>(
+        registration: ObjectIdentifier, make: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let name = typeName(T.self)
+        if let cycle = AsyncChain.cycle(at: registration, name: name) {
+            throw cycle
+        }
+        let chain = AsyncChain.links
+        do {
+            return try await AsyncChain.$links.withValue(chain + [AsyncChain.Link(registration: registration, name: name)]) {
+                try await make()
+            }
+        } catch let error as CancellationError where Task.isCancelled {
+            throw error
+        } catch {
+            throw DIError.factoryError(error, building: T.self, chain: chain.map(\.name))
+        }
+    }
+
+    /// What the build of `holder` waits on now, from it down the waits:
+    /// "Repository -> ConnectionPool". Just its own name when it waits on
+    /// nothing or is not in flight.
+    static func waitChain(of holder: InstanceHolder, name: String) -> String {
+        state.withLock { state in
+            guard var flight = state.flights[ObjectIdentifier(holder)] else { return name }
+            var names = [flight.name]
+            var seen: Set<ObjectIdentifier> = [ObjectIdentifier(flight)]
+            while let next = flight.awaiting.values.map(\.flight).min(by: { $0.name < $1.name }),
+                seen.insert(ObjectIdentifier(next)).inserted
+            {
+                names.append(next.name)
+                flight = next
+            }
+            return names.joined(separator: " -> ")
+        }
+    }
+
+    /// The number of flights in progress, for tests.
+    static var inFlight: Int { state.withLock { $0.flights.count } }
+
+    /// The tasks waiting for `holder`'s build now, for tests.
+    static func waiterCount(of holder: InstanceHolder) -> Int {
+        state.withLock { state in
+            state.flights[ObjectIdentifier(holder)]?.waiterCount ?? 0
+        }
+    }
+}
+
+extension Resolver {
+    /// The async resolve: a synchronous read first (a built instance, any
+    /// synchronous registration), then, for an async registration not built
+    /// yet, its build.
+    static func resolveAsync<T>(_ type: T.Type, in registry: Registry?) async throws -> T {
+        let synchronous: Result<T, DIError>
+        do throws(DIError) {
+            let resolution = registry == nil ? try resolveLive(type) : try resolve(type, in: registry)
+            guard let resolution else { throw DIError.missing(type) }
+            return resolution.value
+        } catch {
+            synchronous = .failure(error)
+        }
+        guard case .failure(.asyncRegistration) = synchronous,
+            let entry = entry(type, in: registry), entry.isAsync
+        else {
+            return try synchronous.get()
+        }
+        return try await buildAsync(entry.lazy(T.self))
+    }
+
+    /// An async registration's instance, by its scope: the registration's
+    /// own, the scope's that keeps it (`InjectionScopes`, the rule), or a
+    /// fresh one.
+    static func buildAsync<T>(_ entry: LazyEntry<T>) async throws -> T {
+        guard let make = entry.asyncFactory else {
+            return try build(entry).value
+        }
+        let registration = ObjectIdentifier(entry)
+        switch entry.kind {
+        case .transient, .prebuilt:
+            return try await AsyncBuilds.fresh(registration: registration, make: make)
+        case .singleton, .weak:
+            if !OverrideScopes.noneActive, let scope = InjectionScopes.keeper(of: entry) {
+                if let value = scope.existing(entry) ?? entry.instance.current() {
+                    return value
+                }
+                if entry.kind == .weak {
+                    let holder = scope.holder(for: entry) { RegisteredInstance<T>(weak: true) }
+                    return try await holder.valueOfAsyncBuild(registration: registration, make: make)
+                }
+                return try await scope.instance(for: entry).valueOfAsyncBuild(registration: registration, make: make)
+            }
+            return try await entry.instance.valueOfAsyncBuild(registration: registration, make: make)
+        case .task:
+            guard let scope = TaskScope.current else {
+                DILog.scopeLeak(T.self)
+                throw DIError.noActiveScope(type: typeName(T.self))
+            }
+            return try await scope.instance(for: entry).valueOfAsyncBuild(registration: registration, make: make)
+        }
+    }
+}
+
+extension RegisteredInstance {
+    func valueOfAsyncBuild(registration: ObjectIdentifier, make: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await AsyncBuilds.value(
+            of: self, registration: registration,
+            current: { self.current() },
+            publish: { value in
+                let (published, replaced) = self.publish(value)
+                if let replaced {
+                    weave_defer_release(UnsafeMutableRawPointer(mutating: replaced))
+                }
+                return published
+            },
+            make: make)
+    }
+}
+
+extension ScopedInstance {
+    func valueOfAsyncBuild<T>(
+        registration: ObjectIdentifier, make: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        try await AsyncBuilds.value(
+            of: self, registration: registration,
+            current: { self.built(as: T.self) },
+            publish: { self.publish($0) },
+            make: make)
+    }
+}
+
+#if WEAVE_STRESS_HOOKS
+/// The windows of the async build protocol a test can hold open: each is a
+/// point where another task's step changes the outcome.
+enum AsyncBuildWindow: Sendable {
+    /// A waiter has found nothing built and not yet joined a flight.
+    case afterFirstLook
+    /// A build has published its instance and not yet ended its flight.
+    case beforeFlightEnds
+}
+
+/// Debug builds only: a test sets `hook` to suspend a task at a window.
+enum AsyncBuildHooks {
+    /// Called with the window and the type being built.
+    static let hook = Locked<(@Sendable (AsyncBuildWindow, Any.Type) async -> Void)?>(nil)
+
+    static func reached(_ window: AsyncBuildWindow, _ type: Any.Type) async {
+        if let hook = hook.withLock({ $0 }) {
+            await hook(window, type)
+        }
+    }
+}
+#endif

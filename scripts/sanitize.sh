@@ -3,8 +3,10 @@
 #   1. the C stress test (IntegrationTests/Sources/RegistryStress) under
 #      ASan+UBSan and under TSan, plus three mutants that must fail;
 #   2. swift test --filter Stress under ASan and TSan;
-#   3. a mutant of the Swift build protocol (buildOnce without its re-check
-#      after a claim won) that BuildWindowTests must reject.
+#   3. mutants of the Swift build protocols that the forced-window tests
+#      must reject: buildOnce without its re-check after a claim won
+#      (BuildWindowTests), an async waiter without its look or its
+#      cancellation check under the lock (AsyncBuildWindowTests).
 # The C test is compiled here with cc, not built as its SwiftPM target:
 # SwiftPM would link Debian's libck.so, which is not instrumented, so ck's
 # epoch and hash-set code would be invisible to the sanitizers. Here ck's own
@@ -151,45 +153,63 @@ swift_stress() { # swift_stress NAME SCRATCH ENV... : swift test --filter Stress
     local name="$1" scratch="$2" sanitizer status=0
     shift 2
     sanitizer="$([ "$name" = ASan ] && echo address || echo thread)"
-    step "Swift $name stress: swift test --sanitize=$sanitizer --filter Stress, BuildWindowTests, OverlayBuildIsolationTests"
+    step "Swift $name stress: swift test --sanitize=$sanitizer --filter Stress, BuildWindowTests, OverlayBuildIsolationTests, AsyncServiceTests, AsyncBuildWindowTests"
     mkdir -p "$scratch"
-    env "$@" swift test --sanitize="$sanitizer" --scratch-path "$scratch" --filter "Stress|BuildWindowTests|OverlayBuildIsolationTests" 2>&1 |
+    env "$@" swift test --sanitize="$sanitizer" --scratch-path "$scratch" --filter "Stress|BuildWindowTests|OverlayBuildIsolationTests|AsyncServiceTests|AsyncBuildWindowTests" 2>&1 |
         tee "$scratch/sanitize-swift.log" | sed 's/^/    | /' || status=$?
     if grep -Eq "$REPORT" "$scratch/sanitize-swift.log"; then fail "Swift $name stress: sanitizer report (see $scratch/sanitize-swift.log)"
     elif [ "$status" -ne 0 ]; then fail "Swift $name stress: exit status $status"
     fi
 }
 
-# The defect of issue 22, put back: a claim won in the monitor loop builds
-# without looking for an instance published meanwhile. The forced-window
-# tests must catch it (a second build). Built without the default traits in
+# swift_mutant NAME FILE PERL TESTS WHAT: a copy of the protocol with one
+# step removed (PERL, a perl -0 substitution on FILE) that the forced-window
+# tests TESTS must reject. Built without the default traits in
 # .build-notraits, which scripts/test.sh has built just before, so only
 # WeaveDI and its tests recompile; the source is restored on every exit.
 swift_mutant() {
-    local file="$ROOT/Sources/WeaveDI/Registry/BuildOnce.swift" backup log
-    step "Swift mutant: buildOnce without the re-check after a won claim; BuildWindowTests must fail"
+    local name="$1" file="$ROOT/$2" pattern="$3" tests="$4" what="$5" backup log
+    step "Swift mutant ($name): $what; $tests must fail"
     backup="$(mktemp)"
-    log="$ROOT/.build-notraits/mutant-no-recheck.log"
+    log="$ROOT/.build-notraits/mutant-$name.log"
     cp "$file" "$backup"
     trap 'cp "$backup" "$file"' EXIT
-    perl -0pi -e 's/\n *\/\/ Published between this thread.s last look and its claim\.\n *if let value = current\(\) \{\n *holder\.releaseClaim\(me\)\n *return value\n *\}//' "$file"
+    perl -0pi -e "$pattern" "$file"
     if cmp -s "$file" "$backup"; then
-        fail "Swift mutant: the re-check was not found in $file (update the pattern)"
+        fail "Swift mutant $name: the step was not found in $file (update the pattern)"
     else
         mkdir -p "$ROOT/.build-notraits"
         if ! swift build --build-tests --disable-default-traits --scratch-path "$ROOT/.build-notraits" >"$log" 2>&1; then
-            fail "Swift mutant: did not build (see $log)"
+            fail "Swift mutant $name: did not build (see $log)"
         elif swift test --skip-build --disable-default-traits --scratch-path "$ROOT/.build-notraits" \
-            --filter BuildWindowTests >>"$log" 2>&1; then
-            fail "Swift mutant: BuildWindowTests passed without the re-check"
+            --filter "$tests" >>"$log" 2>&1; then
+            fail "Swift mutant $name: $tests passed with it"
         else
-            grep -E "error: BuildWindowTests" "$log" | sed 's/^/    | /' | head -8
-            echo "    mutant rejected: BuildWindowTests failed without the re-check"
+            grep -E "error: $tests" "$log" | sed 's/^/    | /' | head -8
+            echo "    mutant rejected: $tests failed"
         fi
     fi
     cp "$backup" "$file"
     rm -f "$backup"
     trap - EXIT
+}
+
+swift_mutants() {
+    # The defect of issue 22, put back: a claim won in the monitor loop builds
+    # without looking for an instance published meanwhile (a second build).
+    swift_mutant no-recheck Sources/WeaveDI/Registry/BuildOnce.swift \
+        's/\n *\/\/ Published between this thread.s last look and its claim\.\n *if let value = current\(\) \{\n *holder\.releaseClaim\(me\)\n *return value\n *\}//' \
+        BuildWindowTests "buildOnce without the re-check after a won claim"
+    # An async waiter that joins without looking again under the lock: one
+    # that looked before a build ended starts a second build.
+    swift_mutant async-no-locked-look Sources/WeaveDI/AsyncServices/AsyncBuilds.swift \
+        's/(let step: JoinStep<T> = state\.withLock \{ state in\n) *if let value = current\(\) \{\n *return \.resume\(\.success\(value\)\)\n *\}\n/$1/' \
+        AsyncBuildWindowTests "an async waiter without its look under the lock"
+    # An async waiter that joins without checking for its cancellation under
+    # the lock: cancelled before it joined, it waits for the build anyway.
+    swift_mutant async-no-cancel-check Sources/WeaveDI/AsyncServices/AsyncBuilds.swift \
+        's/\n *if Task\.isCancelled \{\n *return \.resume\(\.failure\(CancellationError\(\)\)\)\n *\}//' \
+        AsyncBuildWindowTests "an async waiter without its cancellation check under the lock"
 }
 
 if [ "$RUN_C" -eq 1 ]; then c_stress; fi
@@ -204,7 +224,7 @@ if [ "$RUN_SWIFT" -eq 1 ]; then
         WEAVEDI_STRESS_OPS=50000 WEAVEDI_STRESS_ROUNDS=5000
     swift_stress TSan .build-tsan TSAN_OPTIONS="suppressions=$SUPP print_suppressions=1" \
         WEAVEDI_STRESS_OPS=50000 WEAVEDI_STRESS_ROUNDS=5000
-    swift_mutant
+    swift_mutants
 fi
 if [ ${#FAILED[@]} -ne 0 ]; then
     step "FAILED:"

@@ -34,6 +34,16 @@ for run in $(seq 20); do
 done
 echo "parallel isolation: 20 of 20 runs passed (200 parallel tests each)"
 
+step "async services with the cooperative pool one thread wide (no build may block a thread)"
+# taskset: libdispatch sizes the cooperative pool by the CPUs the process
+# may use; one CPU gives a pool of one thread (the test below checks it).
+WEAVEDI_EXPECT_ONE_POOL_THREAD=1 LIBDISPATCH_COOPERATIVE_POOL_STRICT=1 taskset -c 0 \
+    swift test --skip-build --filter "AsyncServiceTests|AsyncBuildWindowTests|WeaveDIServiceLifecycleTests" \
+    > /tmp/weavedi-width-one.log 2>&1 || { cat /tmp/weavedi-width-one.log; exit 1; }
+grep -E "Executed [0-9]+ tests" /tmp/weavedi-width-one.log | tail -1
+grep -q "testTheCooperativePoolIsOneThreadWideInTheWidthOneRun' passed" /tmp/weavedi-width-one.log ||
+    { echo "width-one run: the pool-width check did not pass" >&2; exit 1; }
+
 step "documentation (DocC, warnings are errors)"
 scripts/docs.sh
 

@@ -390,4 +390,45 @@ final class AsyncServiceTests: DITestCase {
         XCTAssertEqual(underlying.error as? ConnectError, ConnectError(attempt: 1))
         XCTAssertNotNil(container.resolve(Mailer.self), "a service that built is kept")
     }
+
+    func testValidateAsyncBuildsAsyncRegistrationsWithTheSameReport() async throws {
+        let container = WeaveDI.Container()
+        let builds = Counter()
+        // Missing: the repository's factory needs a Mailer nothing registers.
+        container.register(Repository.self, scope: .singleton) {
+            builds.increment()
+            _ = try? await container.resolveAsyncThrowing(Mailer.self)
+            return Repository(pool: try await container.resolveAsyncThrowing(Pool.self))
+        }
+        // Captive: a singleton keeping a transient.
+        container.register(Pool.self, scope: .transient) {
+            await Task.yield()
+            return Pool(serial: 1)
+        }
+        // A cycle across awaits.
+        container.register(CycleA.self, scope: .singleton) {
+            _ = try await container.resolveAsyncThrowing(CycleB.self)
+            return CycleA()
+        }
+        container.register(CycleB.self, scope: .singleton) {
+            _ = try await container.resolveAsyncThrowing(CycleA.self)
+            return CycleB()
+        }
+        // A factory that throws.
+        container.register(Hung.self, scope: .singleton) { () async throws -> Hung in throw ConnectError(attempt: 9) }
+
+        // The synchronous validation leaves async registrations alone.
+        XCTAssertTrue(container.validate().isValid, "\(container.validate())")
+
+        let report = await container.validateAsync()
+        let lines = report.problems.map { $0.description.replacingOccurrences(of: "AsyncServiceTests.", with: "") }
+        XCTAssertEqual(report.problems.count, 4, "\(report)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("missing:") && $0.contains("Repository") && $0.contains("Mailer") }, "\(lines)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("cycle:") && $0.contains("CycleA") && $0.contains("CycleB") }, "\(lines)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("captive dependency:") && $0.contains("Pool (transient)") }, "\(lines)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("failed:") && $0.contains("ConnectError(attempt: 9)") }, "\(lines)")
+        XCTAssertTrue(report.graph.edges.contains { $0.from.hasSuffix("Repository") && $0.to.hasSuffix("Pool") })
+        XCTAssertEqual(builds.count, 1)
+        XCTAssertNil(container.resolve(Repository.self), "validation touched a live instance")
+    }
 }

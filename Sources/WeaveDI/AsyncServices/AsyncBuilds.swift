@@ -1,4 +1,5 @@
 import CWeaveRegistry
+import Synchronization
 
 /// The async factories that led to the current task, outermost first, and
 /// the build this task runs for. Task-locals: an async factory hops threads,
@@ -291,6 +292,9 @@ extension Resolver {
     /// synchronous registration), then, for an async registration not built
     /// yet, its build.
     static func resolveAsync<T>(_ type: T.Type, in registry: Registry?) async throws -> T {
+        if AsyncValidationRun.running.load(ordering: .relaxed) != 0 {
+            AsyncValidationRun.noteResolve(of: T.self)
+        }
         let synchronous: Result<T, DIError>
         do throws(DIError) {
             let resolution = registry == nil ? try resolveLive(type) : try resolve(type, in: registry)
@@ -298,6 +302,9 @@ extension Resolver {
             return resolution.value
         } catch {
             synchronous = .failure(error)
+        }
+        if case .failure(.dependencyNotFound) = synchronous, AsyncValidationRun.running.load(ordering: .relaxed) != 0 {
+            AsyncValidationRun.noteMissing(T.self)
         }
         guard case .failure(.asyncRegistration) = synchronous,
             let entry = entry(type, in: registry), entry.isAsync

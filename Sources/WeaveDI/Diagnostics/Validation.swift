@@ -25,9 +25,11 @@ extension DIContainer {
     ///   with nothing registered and no key default) stops the program as
     ///   it would at run time; the routes that return nil or throw
     ///   (`resolve`, `resolveThrowing`, optional properties) are reported;
-    /// - async registrations (`registerAsync`) are stored like the others
-    ///   and validated the same way; a value registered later, after
-    ///   startup, is not there yet.
+    /// - an instance `registerAsync` awaited is validated like any other;
+    ///   a lazy async registration (`register(_:scope:factory:)` with an
+    ///   `async` closure) is not built here, and a synchronous factory that
+    ///   reads one sees nil: ``validateAsync()`` builds those too; a value
+    ///   registered later, after startup, is not there yet.
     ///
     /// Singletons (and eager registrations) are built first, outside any
     /// scope, as a process builds them once; then every transient, weak and
@@ -137,6 +139,9 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
         case captive(path: [String], dependency: String, scope: ProvideScope)
         /// A `.task` registration needed outside any `withTaskScope`.
         case taskScopeOutsideScope(type: String, path: [String])
+        /// A factory that threw while `validateAsync()` built it: `path`
+        /// is the resolution chain that reached `type`, ending with it.
+        case failed(type: String, path: [String], reason: String)
 
         /// One line: the kind of problem and its chain, e.g.
         /// `missing: OrderService -> <missing> StripeClient`.
@@ -152,6 +157,8 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
             case .taskScopeOutsideScope(let type, let path):
                 return "task-scoped outside a scope: " + (path + ["\(type) (task)"]).joined(separator: " -> ")
                     + ": can only be built inside withTaskScope"
+            case .failed(_, let path, let reason):
+                return "failed: " + path.joined(separator: " -> ") + ": the factory threw \(reason)"
             }
         }
     }
@@ -390,6 +397,15 @@ final class ValidationRun {
 
     func note(_ error: DIError) {
         guard case .circularDependency(let chain) = error else { return }
+        let names = Self.normalizedCycle(chain)
+        if !cycles.contains(names) {
+            cycles.append(names)
+        }
+    }
+
+    /// A cycle's chain as names, rotated to start at its smallest name, so
+    /// the same loop found from different starting points is one problem.
+    static func normalizedCycle(_ chain: String) -> [String] {
         var names = chain.split(separator: " -> ").map(String.init)
         if let last = names.last, let range = last.firstRange(of: " (deeper than") {
             names[names.count - 1] = String(last[..<range.lowerBound])
@@ -402,9 +418,7 @@ final class ValidationRun {
             names = Array(names[start...] + names[..<start])
             names.append(names[0])
         }
-        if !cycles.contains(names) {
-            cycles.append(names)
-        }
+        return names
     }
 
     /// The chain from a registration nothing else needed down to `target`,

@@ -40,6 +40,10 @@ class AnyRegistryEntry: @unchecked Sendable {
     /// resolve (the validation run shares one instance per registration).
     func validationClone() -> AnyRegistryEntry { self }
 
+    /// A stand-in for `validateAsync()`: the same factories and scope (a
+    /// weak one kept as a singleton, so the run shares one instance).
+    func asyncValidationClone() -> AnyRegistryEntry { self }
+
     /// Builds the clone once, for `validate()`.
     func buildForValidation() throws(DIError) {}
 
@@ -142,6 +146,10 @@ final class LazyEntry<T>: AnyRegistryEntry, @unchecked Sendable {
 
     override func buildForValidation() throws(DIError) {
         _ = try produceFresh()
+    }
+
+    override func asyncValidationClone() -> AnyRegistryEntry {
+        LazyEntry<T>(scope: kind == .weak ? .singleton : scope, factory: factory, asyncFactory: asyncFactory)
     }
 
     override var isAsync: Bool { asyncFactory != nil }

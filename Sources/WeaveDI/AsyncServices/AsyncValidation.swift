@@ -1,0 +1,187 @@
+import Synchronization
+
+extension DIContainer {
+    /// ``validate()``, and then every async registration built once too,
+    /// in a throwaway copy, with the same report: what an async factory
+    /// needs and nothing registers, cycles across awaits, captive
+    /// dependencies, `.task` registrations needed outside a scope, and
+    /// factories that threw.
+    ///
+    /// ```swift
+    /// let report = await WeaveDI.Container.live.validateAsync()
+    /// guard report.isValid else { fatalError("\(report)") }
+    /// ```
+    ///
+    /// As with ``validate()``, no live instance is touched and factories do
+    /// run (once per registration), so one that connects to a server does
+    /// so. The async part records what async factories resolve with
+    /// `resolveAsyncThrowing` / `resolveAsync`; what they read
+    /// synchronously is reported by the synchronous part when it is itself
+    /// a synchronous registration.
+    ///
+    /// - Returns: The problems found and the dependency graph.
+    public func validateAsync() async -> ValidationReport {
+        let synchronous = validate()
+        var seen = Set<TypeKey>()
+        var sources: [(key: TypeKey, entry: AnyRegistryEntry)] = []
+        var container: DIContainer? = self
+        while let current = container {
+            for item in current.registry.keyedEntries where seen.insert(item.key).inserted {
+                sources.append(item)
+            }
+            container = current.parent
+        }
+        let throwaway = DIContainer()
+        let run = AsyncValidationRun()
+        var roots: [(name: String, scope: ProvideScope, clone: AnyRegistryEntry)] = []
+        for (key, entry) in sources {
+            let clone = entry.asyncValidationClone()
+            throwaway.registry.set(clone, forKey: key)
+            let name = typeName(entry.type)
+            run.scopes.withLock { $0[name] = entry.scope }
+            if entry.isAsync {
+                roots.append((name, entry.scope, clone))
+            }
+        }
+        guard !roots.isEmpty else { return synchronous }
+        roots.sort { ($0.scope == .singleton ? 0 : 1, $0.name) < ($1.scope == .singleton ? 0 : 1, $1.name) }
+
+        let binding = ContainerOverlayBinding(throwaway)
+        AsyncValidationRun.running.add(1, ordering: .sequentiallyConsistent)
+        defer { AsyncValidationRun.running.subtract(1, ordering: .sequentiallyConsistent) }
+        await AsyncValidationRun.$current.withValue(run) {
+            await ContainerOverlays.$current.withValue(binding) {
+                await InjectionScopes.$active.withValue(true) {
+                    for root in roots {
+                        do {
+                            if root.scope == .singleton {
+                                try await root.clone.buildForStart()
+                            } else {
+                                try await withTaskScope { try await root.clone.buildForStart() }
+                            }
+                        } catch let error as DIError {
+                            run.note(error, building: root.name)
+                        } catch {}
+                    }
+                }
+            }
+        }
+        return run.merged(into: synchronous, registrations: sources.count)
+    }
+}
+
+extension UnifiedDI {
+    /// ``DIContainer/validateAsync()`` of the live container (or of the
+    /// task's overlay): ``validate()``, and every async registration built
+    /// once too, with the same report.
+    ///
+    /// ```swift
+    /// let report = await UnifiedDI.validateAsync()
+    /// guard report.isValid else { fatalError("\(report)") }
+    /// ```
+    ///
+    /// - Returns: The problems found and the dependency graph.
+    public static func validateAsync() async -> ValidationReport {
+        await DIContainer.live.validateAsync()
+    }
+}
+
+/// What `validateAsync()` records while it builds async registrations: the
+/// edges between registrations (by name: an async factory may hop threads,
+/// so the thread's `ValidationRun` cannot follow it), misses, and the
+/// failures its roots end with. Shared by the tasks of one run.
+final class AsyncValidationRun: Sendable {
+    @TaskLocal static var current: AsyncValidationRun?
+    /// Async validations running anywhere: while zero, an async resolve
+    /// pays one load here, not a task-local lookup.
+    static let running = Atomic<Int>(0)
+
+    struct Records {
+        var edges: [(from: String, to: String)] = []
+        var missing: [(from: String, type: String)] = []
+        var cycles: [[String]] = []
+        var failures: [ValidationReport.Problem] = []
+    }
+
+    let scopes = Locked<[String: ProvideScope]>([:])
+    private let records = Locked(Records())
+
+    /// An async resolve of `type`, made by the factory on top of the chain.
+    static func noteResolve(of type: Any.Type) {
+        guard let run = current, let from = AsyncChain.links.last?.name else { return }
+        let to = typeName(type)
+        run.records.withLock { records in
+            if !records.edges.contains(where: { $0.from == from && $0.to == to }) {
+                records.edges.append((from, to))
+            }
+        }
+    }
+
+    /// An async resolve of `type` that found nothing.
+    static func noteMissing(_ type: Any.Type) {
+        guard let run = current, let from = AsyncChain.links.last?.name else { return }
+        let name = typeName(type)
+        run.records.withLock { records in
+            if !records.missing.contains(where: { $0.from == from && $0.type == name }) {
+                records.missing.append((from, name))
+            }
+        }
+    }
+
+    /// How a root's build ended.
+    func note(_ error: DIError, building root: String) {
+        records.withLock { records in
+            switch error {
+            case .circularDependency(let chain):
+                let cycle = ValidationRun.normalizedCycle(chain)
+                if !records.cycles.contains(cycle) { records.cycles.append(cycle) }
+            case .factoryFailed(let type, let chain, let failure):
+                let problem = ValidationReport.Problem.failed(
+                    type: type, path: chain.components(separatedBy: " -> "), reason: failure.description)
+                if !records.failures.contains(problem) { records.failures.append(problem) }
+            case .noActiveScope(let type):
+                let problem = ValidationReport.Problem.taskScopeOutsideScope(type: type, path: [root])
+                if !records.failures.contains(problem) { records.failures.append(problem) }
+            default:
+                break
+            }
+        }
+    }
+
+    func merged(into synchronous: ValidationReport, registrations: Int) -> ValidationReport {
+        let scopes = scopes.withLock { $0 }
+        let records = records.withLock { $0 }
+        var problems = synchronous.problems
+        func add(_ problem: ValidationReport.Problem) {
+            if !problems.contains(problem) { problems.append(problem) }
+        }
+        for item in records.missing.sorted(by: { ($0.from, $0.type) < ($1.from, $1.type) }) {
+            add(.missing(type: item.type, path: [item.from]))
+        }
+        for cycle in records.cycles.sorted(by: { $0.joined() < $1.joined() }) {
+            add(.cycle(chain: cycle))
+        }
+        for edge in records.edges.sorted(by: { ($0.from, $0.to) < ($1.from, $1.to) }) {
+            if scopes[edge.from] == .singleton, let scope = scopes[edge.to], scope != .singleton {
+                add(.captive(path: [edge.from], dependency: edge.to, scope: scope))
+            }
+        }
+        for failure in records.failures.sorted(by: { $0.description < $1.description }) {
+            add(failure)
+        }
+        var nodes = Set(synchronous.graph.nodes)
+        var edges = Set(synchronous.graph.edges)
+        for edge in records.edges {
+            nodes.insert(DependencyGraph.Node(name: edge.to, scope: scopes[edge.to]))
+            edges.insert(DependencyGraph.Edge(from: edge.from, to: edge.to))
+        }
+        for item in records.missing {
+            nodes.insert(DependencyGraph.Node(name: item.type, scope: nil))
+            edges.insert(DependencyGraph.Edge(from: item.from, to: item.type))
+        }
+        let graph = DependencyGraph(
+            nodes: nodes.sorted { ($0.name, $0.scope == nil ? 1 : 0) < ($1.name, $1.scope == nil ? 1 : 0) },
+            edges: edges.sorted { ($0.from, $0.to) < ($1.from, $1.to) })
+        return ValidationReport(problems: problems, graph: graph, registrationCount: registrations)
+    }
+}

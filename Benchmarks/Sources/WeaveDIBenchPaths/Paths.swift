@@ -46,7 +46,7 @@ public struct BenchPath: Sendable {
 }
 
 /// Resets the live container and registers the service shapes plus
-/// the request-path services (11 registrations in all) plus generated types, so `tableSize` counts all registrations
+/// the request-path and async services (12 registrations in all) plus generated types, so `tableSize` counts all registrations
 /// the hot lookups see.
 public func prepareContainer(tableSize: Int) {
     UnifiedRegistry.shared.enableOptimization()
@@ -54,7 +54,8 @@ public func prepareContainer(tableSize: Int) {
     UnifiedDI.register(BenchService.self) { BenchServiceImpl() }
     UnifiedDI.register(BenchServiceImpl.self) { BenchServiceImpl() }
     registerRequestServices()
-    let extra = max(0, tableSize - 11)
+    registerAsyncServices()
+    let extra = max(0, tableSize - 12)
     let keys = makeNestKeys(count: extra)
     for (index, key) in keys.enumerated() {
         key.register(id: index)
@@ -69,8 +70,8 @@ private let freshKeyCount = 20_000
 public func weaveDIPaths(tableSize: Int) -> [BenchPath] {
     let consumers = Consumers()
     let live = WeaveDI.Container.live
-    let tableKeys = makeNestKeys(count: max(0, tableSize - 11))
-    var paths: [BenchPath] = requestPaths()
+    let tableKeys = makeNestKeys(count: max(0, tableSize - 12))
+    var paths: [BenchPath] = requestPaths() + asyncPaths()
 
     for optimized in [true, false] {
         let suffix = optimized ? "" : ".swift"

@@ -34,7 +34,7 @@ let gatedPaths: Set<String> = [
     "handler.hand", "handler.inject", "handler.injected.keypath", "handler.injected.keytype",
     "handler.injected.type", "handler.injected.optional", "resolve.transient3", "taskscope.request",
     "resolve.singleton.lazy", "resolve.weak", "resolve.transient", "injected.type.transient",
-    "injected.optional.transient",
+    "injected.optional.transient", "resolve.async.built",
     "elsewhere.override.injected", "elsewhere.override.resolve",
     "elsewhere.overlay.injected", "elsewhere.overlay.resolve",
 ]
@@ -57,6 +57,7 @@ let gateRatios: [(name: String, numerator: String, denominator: String)] = [
     ("handler 3 @Inject / hand-built", "handler.inject@10", "handler.hand@10"),
     ("withTaskScope request / hand-built handler", "taskscope.request@10", "handler.hand@10"),
     ("lazy singleton resolve / floor", "resolve.singleton.lazy@10", "floor@0"),
+    ("resolveAsyncThrowing built / UnifiedDI.resolve built", "resolve.async.built@10", "resolve.singleton.lazy@10"),
 ]
 
 /// `weavedi-bench gate run|check DIR|record DIR [--thresholds FILE] [--headroom X]`; returns the exit status.

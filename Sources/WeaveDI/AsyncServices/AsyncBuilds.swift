@@ -288,30 +288,57 @@ enum AsyncBuilds {
 }
 
 extension Resolver {
-    /// The async resolve: a synchronous read first (a built instance, any
-    /// synchronous registration), then, for an async registration not built
-    /// yet, its build.
+    /// Async validations running anywhere (`validateAsync()`): while zero,
+    /// an async resolve is a synchronous read and, only for an async
+    /// registration not built yet, its build; else it also reports what it
+    /// resolves to the validation.
+    @usableFromInline static let asyncValidations = Atomic<Int>(0)
+
+    /// The async resolve of the live container (`registry` nil) or of
+    /// `registry`: a synchronous read first (a built instance, any
+    /// synchronous registration), then, for an async registration not
+    /// built yet, its build. Inlined, so the read is specialised in the
+    /// caller as `resolve`'s is.
+    @inlinable @inline(__always)
     static func resolveAsync<T>(_ type: T.Type, in registry: Registry?) async throws -> T {
-        if AsyncValidationRun.running.load(ordering: .relaxed) != 0 {
-            AsyncValidationRun.noteResolve(of: T.self)
+        if asyncValidations.load(ordering: .relaxed) == 0 {
+            do throws(DIError) {
+                let resolution = registry == nil ? try resolveLive(type) : try resolve(type, in: registry)
+                guard let resolution else { throw DIError.missing(type) }
+                return resolution.value
+            } catch .asyncRegistration(let name) {
+                return try await buildAsync(type, in: registry, after: .asyncRegistration(type: name))
+            }
         }
-        let synchronous: Result<T, DIError>
+        return try await resolveAsyncValidating(type, in: registry)
+    }
+
+    /// After a synchronous read threw `error`: the build of `type`'s async
+    /// registration, when `type`'s is one; else `error` (a synchronous
+    /// factory that needs an async registration not built yet).
+    @usableFromInline
+    static func buildAsync<T>(_ type: T.Type, in registry: Registry?, after error: DIError) async throws -> T {
+        guard let entry = entry(type, in: registry), entry.isAsync else {
+            throw error
+        }
+        return try await buildAsync(entry.lazy(T.self))
+    }
+
+    /// `resolveAsync` while a `validateAsync()` runs: the same, and what
+    /// it resolves (or misses) is recorded for the validation.
+    @usableFromInline
+    static func resolveAsyncValidating<T>(_ type: T.Type, in registry: Registry?) async throws -> T {
+        AsyncValidationRun.noteResolve(of: T.self)
         do throws(DIError) {
             let resolution = registry == nil ? try resolveLive(type) : try resolve(type, in: registry)
             guard let resolution else { throw DIError.missing(type) }
             return resolution.value
-        } catch {
-            synchronous = .failure(error)
-        }
-        if case .failure(.dependencyNotFound) = synchronous, AsyncValidationRun.running.load(ordering: .relaxed) != 0 {
+        } catch .dependencyNotFound(let name) {
             AsyncValidationRun.noteMissing(T.self)
+            throw DIError.dependencyNotFound(type: name)
+        } catch .asyncRegistration(let name) {
+            return try await buildAsync(type, in: registry, after: .asyncRegistration(type: name))
         }
-        guard case .failure(.asyncRegistration) = synchronous,
-            let entry = entry(type, in: registry), entry.isAsync
-        else {
-            return try synchronous.get()
-        }
-        return try await buildAsync(entry.lazy(T.self))
     }
 
     /// An async registration's instance, by its scope: the registration's

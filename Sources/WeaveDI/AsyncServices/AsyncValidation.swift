@@ -47,8 +47,8 @@ extension DIContainer {
         roots.sort { ($0.scope == .singleton ? 0 : 1, $0.name) < ($1.scope == .singleton ? 0 : 1, $1.name) }
 
         let binding = ContainerOverlayBinding(throwaway)
-        AsyncValidationRun.running.add(1, ordering: .sequentiallyConsistent)
-        defer { AsyncValidationRun.running.subtract(1, ordering: .sequentiallyConsistent) }
+        Resolver.asyncValidations.add(1, ordering: .sequentiallyConsistent)
+        defer { Resolver.asyncValidations.subtract(1, ordering: .sequentiallyConsistent) }
         await AsyncValidationRun.$current.withValue(run) {
             await ContainerOverlays.$current.withValue(binding) {
                 await InjectionScopes.$active.withValue(true) {
@@ -92,9 +92,6 @@ extension UnifiedDI {
 /// failures its roots end with. Shared by the tasks of one run.
 final class AsyncValidationRun: Sendable {
     @TaskLocal static var current: AsyncValidationRun?
-    /// Async validations running anywhere: while zero, an async resolve
-    /// pays one load here, not a task-local lookup.
-    static let running = Atomic<Int>(0)
 
     struct Records {
         var edges: [(from: String, to: String)] = []
@@ -137,7 +134,7 @@ final class AsyncValidationRun: Sendable {
                 if !records.cycles.contains(cycle) { records.cycles.append(cycle) }
             case .factoryFailed(let type, let chain, let failure):
                 let problem = ValidationReport.Problem.failed(
-                    type: type, path: chain.components(separatedBy: " -> "), reason: failure.description)
+                    type: type, path: chain.split(separator: " -> ").map(String.init), reason: failure.description)
                 if !records.failures.contains(problem) { records.failures.append(problem) }
             case .noActiveScope(let type):
                 let problem = ValidationReport.Problem.taskScopeOutsideScope(type: type, path: [root])

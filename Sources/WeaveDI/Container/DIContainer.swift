@@ -263,6 +263,7 @@ public final class DIContainer: @unchecked Sendable {
     /// - Throws: A ``DIError`` (the factory's failure with its chain, a
     ///   cycle, a miss), or `CancellationError` when this task was cancelled
     ///   while waiting; the build goes on for other waiters.
+    @inlinable @inline(__always)
     public func resolveAsyncThrowing<T: Sendable>(_ type: T.Type) async throws -> T {
         try await Resolver.resolveAsync(type, in: registry)
     }

@@ -223,6 +223,7 @@ public enum UnifiedDI {
     ///   for a cycle (across awaits too), ``DIError/dependencyNotFound(type:)``,
     ///   ``DIError/noActiveScope(type:)``, or `CancellationError` when this
     ///   task was cancelled while waiting.
+    @inlinable @inline(__always)
     public static func resolveAsyncThrowing<T: Sendable>(_ type: T.Type) async throws -> T {
         try await Resolver.resolveAsync(type, in: nil)
     }

@@ -6,7 +6,10 @@
 #                   a safety run (assertions, invalid end states) and a
 #                   liveness run (every thread returns, weak fairness);
 #   slot_cache.pml  the slot cache against the generation word and its
-#                   count of writes in progress: a safety run.
+#                   count of writes in progress: a safety run;
+#   async_build.pml the look / join / build / resume protocol of the async
+#                   builds (AsyncBuilds), with cancellations and a failed
+#                   build: a safety run and a liveness run.
 #
 # The real protocol must verify with no error, over the full state space.
 # Each mutant (a preprocessor switch, spin -a -DMUTANT_...) must fail, with
@@ -16,7 +19,7 @@
 #
 # Installs spin and gcc (pan.c's compiler and spin's preprocessor) through
 # scripts/ensure-deps.sh when they are missing. Works in a temporary
-# directory. Under a minute on two cores.
+# directory. About a minute on two cores.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -38,7 +41,9 @@ runs=0
 
 # check MODEL VARIANT RUN EXPECT [spin -D flags...]
 #   RUN     safety: pan built with -DSAFETY, assertions and invalid end states
-#           liveness: the model's ltl claim (-DLIVENESS), pan -a -f
+#           liveness: the model's ltl claim (-DLIVENESS), pan -a -f; pan
+#           built with -DNFAIR=3, weak fairness for up to 10 processes
+#           (async_build runs up to 7, the claim included; the default is 6)
 #   EXPECT  pass, or an extended regex that pan's error report must match
 check() {
     local model="$1" variant="$2" run="$3" expect="$4"
@@ -49,6 +54,7 @@ check() {
     safety) cc_flags+=(-DSAFETY) ;;
     liveness)
         spin_flags+=(-DLIVENESS)
+        cc_flags+=(-DNFAIR=3)
         pan_flags+=(-a -f)
         ;;
     *)
@@ -63,13 +69,13 @@ check() {
     local output="" started=$SECONDS
     if ! (cd "$dir" && spin -a "${spin_flags[@]}" "$model.pml" >spin.log 2>&1); then
         cat "$dir/spin.log"
-        printf '%-10s %-24s %-8s FAILED: spin -a %s\n' "$model" "$variant" "$run" "${spin_flags[*]}"
+        printf '%-11s %-24s %-8s FAILED: spin -a %s\n' "$model" "$variant" "$run" "${spin_flags[*]}"
         failed=$((failed + 1))
         return
     fi
     if ! (cd "$dir" && gcc "${cc_flags[@]}" -o pan pan.c >cc.log 2>&1); then
         cat "$dir/cc.log"
-        printf '%-10s %-24s %-8s FAILED: gcc pan.c\n' "$model" "$variant" "$run"
+        printf '%-11s %-24s %-8s FAILED: gcc pan.c\n' "$model" "$variant" "$run"
         failed=$((failed + 1))
         return
     fi
@@ -98,7 +104,7 @@ check() {
         verdict="FAILED (the mutant must be rejected)"
     fi
 
-    printf '%-10s %-24s %-8s states stored %9s  errors %s  %3ss  %s\n' \
+    printf '%-11s %-24s %-8s states stored %9s  errors %s  %3ss  %s\n' \
         "$model" "$variant" "$run" "${states:-?}" "${errors:-?}" "$seconds" "$verdict"
     printf '    %s\n' "${summary:-(no State-vector line)}"
     grep -E '^pan:[0-9]+: ' <<<"$output" | head -1 | sed 's/^/    /' || true
@@ -117,6 +123,12 @@ check build_once MUTANT_NO_RECHECK safety 'assertion violated \(builds<=1\)' -DM
 check build_once MUTANT_NO_FLAG safety 'invalid end state' -DMUTANT_NO_FLAG
 check build_once MUTANT_NO_FLAG liveness 'acceptance cycle' -DMUTANT_NO_FLAG
 check build_once MUTANT_PUBLISH_TWICE safety 'assertion violated \(publishes<=1\)' -DMUTANT_PUBLISH_TWICE
+check async_build real safety pass
+check async_build real liveness pass
+check async_build MUTANT_NO_LOCKED_LOOK safety 'assertion violated \(builds<=1\)' -DMUTANT_NO_LOCKED_LOOK
+check async_build MUTANT_NO_CANCEL_CHECK safety 'assertion violated +!\(handled\[i\]\)' -DMUTANT_NO_CANCEL_CHECK
+check async_build MUTANT_SPLIT_END safety 'invalid end state' -DMUTANT_SPLIT_END
+check async_build MUTANT_SPLIT_END liveness 'acceptance cycle' -DMUTANT_SPLIT_END
 check slot_cache real safety pass
 check slot_cache MUTANT_OLD_PEEK safety 'assertion violated \(v>=floor_(mine|any)\)' -DMUTANT_OLD_PEEK
 check slot_cache MUTANT_PEEK_DURING_WRITE safety 'assertion violated \(v>=floor_(mine|any)\)' \

@@ -104,7 +104,10 @@ enum JoinStep<T> {
 ///   removal is resumed, one that comes after finds the instance.
 /// - A cancelled waiter removes itself under the lock and is resumed with
 ///   `CancellationError`; the build goes on. One cancelled before it joins
-///   sees the cancellation under the lock and does not join.
+///   sees the cancellation under the lock and does not join. One cancelled
+///   after the build took it gets the build's outcome.
+/// - A build that never ends keeps its flight: later waiters join it (and
+///   can stop waiting by being cancelled, as `start(timeout:)` does).
 /// - A failure is given to the waiters of that flight and nothing is
 ///   published: the next waiter starts a new flight.
 /// - A build's factory that waits on another build records the edge; a wait
@@ -154,23 +157,18 @@ enum AsyncBuilds {
                     if Task.isCancelled {
                         return .resume(.failure(CancellationError()))
                     }
-                    let flight: TypedFlight<T>
-                    let fresh: Bool
-                    if let existing = state.flights[key] {
-                        flight = unsafeDowncast(existing, to: TypedFlight<T>.self)
-                        fresh = false
-                    } else {
-                        flight = TypedFlight<T>(name: name)
+                    let existing = state.flights[key].map { unsafeDowncast($0, to: TypedFlight<T>.self) }
+                    // A new flight waits on nothing yet, so only an existing one can close a loop.
+                    if let me, let existing, let loop = existing.path(to: me) {
+                        let names = ([me] + loop).map(\.name)
+                        return .resume(.failure(DIError.circularDependency(chain: names.joined(separator: " -> "))))
+                    }
+                    let flight = existing ?? TypedFlight<T>(name: name)
+                    let fresh = existing == nil
+                    if fresh {
                         state.flights[key] = flight
-                        fresh = true
                     }
-                    if let me {
-                        if let loop = flight.path(to: me) {
-                            let names = ([me] + loop).map(\.name)
-                            return .resume(.failure(DIError.circularDependency(chain: names.joined(separator: " -> "))))
-                        }
-                        me.startAwaiting(flight)
-                    }
+                    me?.startAwaiting(flight)
                     flight.waiters[id] = TypedFlight<T>.Waiter(continuation: continuation, from: me)
                     return fresh ? .start(flight) : .wait
                 }

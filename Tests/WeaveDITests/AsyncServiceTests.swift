@@ -232,11 +232,11 @@ final class AsyncServiceTests: DITestCase {
 
     func testACycleAcrossAwaitsIsReportedWithItsChain() async throws {
         let container = WeaveDI.Container()
-        container.register(CycleA.self, scope: .singleton) {
+        container.register(CycleA.self, scope: .singleton) { [unowned container] in
             _ = try await container.resolveAsyncThrowing(CycleB.self)
             return CycleA()
         }
-        container.register(CycleB.self, scope: .singleton) {
+        container.register(CycleB.self, scope: .singleton) { [unowned container] in
             _ = try await container.resolveAsyncThrowing(CycleA.self)
             return CycleB()
         }
@@ -257,13 +257,13 @@ final class AsyncServiceTests: DITestCase {
         let container = WeaveDI.Container()
         let aStarted = Gate()
         let bStarted = Gate()
-        container.register(CycleA.self, scope: .singleton) {
+        container.register(CycleA.self, scope: .singleton) { [unowned container] in
             aStarted.open()
             await bStarted.wait()
             _ = try await container.resolveAsyncThrowing(CycleB.self)
             return CycleA()
         }
-        container.register(CycleB.self, scope: .singleton) {
+        container.register(CycleB.self, scope: .singleton) { [unowned container] in
             bStarted.open()
             await aStarted.wait()
             _ = try await container.resolveAsyncThrowing(CycleA.self)
@@ -336,13 +336,13 @@ final class AsyncServiceTests: DITestCase {
             order.withLock { $0.append("Pool") }
             return Pool(serial: 1)
         }
-        container.register(Repository.self, scope: .singleton) {
+        container.register(Repository.self, scope: .singleton) { [unowned container] in
             let pool = try await container.resolveAsyncThrowing(Pool.self)
             order.withLock { $0.append("Repository") }
             return Repository(pool: pool)
         }
         // A synchronous singleton reading an async one: built after it.
-        container.register(ReportCache.self, scope: .singleton) {
+        container.register(ReportCache.self, scope: .singleton) { [unowned container] in
             order.withLock { $0.append("ReportCache") }
             return ReportCache(pool: container.resolve(Pool.self))
         }
@@ -362,7 +362,7 @@ final class AsyncServiceTests: DITestCase {
             try await Task.sleep(for: .seconds(3_600))
             return Hung()
         }
-        container.register(WaitsOnHung.self, scope: .singleton) {
+        container.register(WaitsOnHung.self, scope: .singleton) { [unowned container] in
             _ = try await container.resolveAsyncThrowing(Hung.self)
             return WaitsOnHung()
         }
@@ -395,7 +395,7 @@ final class AsyncServiceTests: DITestCase {
         let container = WeaveDI.Container()
         let builds = Counter()
         // Missing: the repository's factory needs a Mailer nothing registers.
-        container.register(Repository.self, scope: .singleton) {
+        container.register(Repository.self, scope: .singleton) { [unowned container] in
             builds.increment()
             _ = try? await container.resolveAsyncThrowing(Mailer.self)
             return Repository(pool: try await container.resolveAsyncThrowing(Pool.self))
@@ -406,11 +406,11 @@ final class AsyncServiceTests: DITestCase {
             return Pool(serial: 1)
         }
         // A cycle across awaits.
-        container.register(CycleA.self, scope: .singleton) {
+        container.register(CycleA.self, scope: .singleton) { [unowned container] in
             _ = try await container.resolveAsyncThrowing(CycleB.self)
             return CycleA()
         }
-        container.register(CycleB.self, scope: .singleton) {
+        container.register(CycleB.self, scope: .singleton) { [unowned container] in
             _ = try await container.resolveAsyncThrowing(CycleA.self)
             return CycleB()
         }

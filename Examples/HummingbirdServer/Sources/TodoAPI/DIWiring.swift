@@ -15,14 +15,26 @@ extension InjectedValues {
     }
 }
 
-/// The services come from WeaveDI: the store is a singleton, the unit of work
-/// is `.task`-scoped (one per `withTaskScope`, opened per request by
+/// The services come from WeaveDI: the connection pool and the store are
+/// singletons with async factories, built by `UnifiedDI.start(timeout:)`
+/// before the server serves (`buildApplication`); the unit of work is
+/// `.task`-scoped (one per `withTaskScope`, opened per request by
 /// `TaskScopeMiddleware`), the presenter transient.
 public enum DIWiring {
-    /// Registers the three services in the live container. Registering again
-    /// replaces the previous entries (the tests use that to start afresh).
-    public static func registerServices(store: @escaping @Sendable () -> TodoStore = TodoStore.seeded) {
-        UnifiedDI.register(TodoStore.self, scope: .singleton, factory: store)
+    /// Registers the four services in the live container. Nothing is built
+    /// here: the start builds the pool (which awaits, and fails for a URL it
+    /// cannot open) and then the store, which loads its rows through it.
+    /// Registering again replaces the previous entries (the tests use that
+    /// to start afresh: a new pool and a new store at the next start).
+    public static func registerServices(databaseURL: String = ConnectionPool.defaultURL) {
+        UnifiedDI.register(ConnectionPool.self, scope: .singleton) {
+            try await ConnectionPool.connect(to: databaseURL)
+        }
+        UnifiedDI.register(TodoStore.self, scope: .singleton) {
+            // Joins the pool's build when the start runs both at once; a pool
+            // that failed fails the store too.
+            try await TodoStore.loaded(from: UnifiedDI.resolveAsyncThrowing(ConnectionPool.self))
+        }
         UnifiedDI.register(UnitOfWork.self, scope: .task) { UnitOfWork() }
         UnifiedDI.register(TodoPresenter.self, scope: .transient) {
             // A second injection point for the unit of work: inside the
@@ -84,6 +96,14 @@ struct RequestServices {
         } catch {
             throw HTTPError(.internalServerError, message: "\(error)")
         }
+    }
+}
+
+/// The container's shutdown (`UnifiedDI.shutdown()`) awaits this once the
+/// store built from the pool is released: the pool closes with the server.
+extension ConnectionPool: AsyncShutdown {
+    public func shutdown() async {
+        await close()
     }
 }
 

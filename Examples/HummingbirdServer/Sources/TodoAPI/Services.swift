@@ -7,6 +7,72 @@ public struct Todo: Sendable, Equatable {
     public var done: Bool
 }
 
+/// Singleton built by an async factory that can fail: a stand-in for a
+/// database's connection pool. `connect(to:)` awaits, as opening the first
+/// connections does, and throws for a URL it cannot open; the DI wiring's
+/// store loads its rows through it, and `close()` is awaited when the
+/// container shuts down.
+public final class ConnectionPool: Sendable {
+    /// Why the pool could not do what was asked.
+    public enum PoolError: Error, Equatable, CustomStringConvertible {
+        /// Not a `memory://NAME` URL, the only kind the stand-in opens.
+        case unsupportedURL(String)
+        /// Used after `close()`.
+        case closed
+
+        public var description: String {
+            switch self {
+            case .unsupportedURL(let url):
+                return "cannot connect to '\(url)': the stand-in pool opens memory://NAME URLs only"
+            case .closed:
+                return "the connection pool is closed"
+            }
+        }
+    }
+
+    /// The URL the servers connect to unless `--database-url` says otherwise.
+    public static let defaultURL = "memory://todos"
+
+    private static let connects = Atomic<Int>(0)
+
+    /// Pools connected so far in this process: one per start.
+    public static var connectedCount: Int { connects.load(ordering: .relaxed) }
+
+    public let url: String
+    private let open = Atomic<Bool>(true)
+
+    private init(url: String) {
+        self.url = url
+    }
+
+    /// Opens a pool to `url`, taking `latency` as a real pool's first
+    /// connections would.
+    public static func connect(to url: String, latency: Duration = .milliseconds(20)) async throws -> ConnectionPool {
+        try await Task.sleep(for: latency)
+        let scheme = "memory://"
+        guard url.hasPrefix(scheme), url.count > scheme.count else {
+            throw PoolError.unsupportedURL(url)
+        }
+        connects.add(1, ordering: .relaxed)
+        return ConnectionPool(url: url)
+    }
+
+    public var isOpen: Bool { open.load(ordering: .acquiring) }
+
+    /// The titles in the database's todo table (the stand-in's table holds
+    /// the seed).
+    public func fetchTitles() async throws -> [String] {
+        guard isOpen else { throw PoolError.closed }
+        await Task.yield()
+        return TodoStore.seedTitles
+    }
+
+    /// Closes the connections. Later calls do nothing.
+    public func close() async {
+        open.store(false, ordering: .releasing)
+    }
+}
+
 /// Singleton: the in-memory repository, one per process, behind a Mutex.
 public final class TodoStore: Sendable {
     private struct State {
@@ -16,7 +82,13 @@ public final class TodoStore: Sendable {
 
     private let state = Mutex(State())
 
-    public init(seed titles: [String] = []) {
+    /// The pool the rows were loaded through (`loaded(from:)`, the DI
+    /// wiring's store); nil for a store seeded in memory (`seeded()`, the
+    /// manual wiring's).
+    public let pool: ConnectionPool?
+
+    public init(seed titles: [String] = [], pool: ConnectionPool? = nil) {
+        self.pool = pool
         for title in titles { _ = insert(title: title) }
     }
 
@@ -40,8 +112,17 @@ public final class TodoStore: Sendable {
     public var count: Int { state.withLock { $0.todos.count } }
 
     /// The seed the server starts with, so `GET /todos/1` answers at once.
+    public static let seedTitles = ["Write the example", "Load-test it", "Compare the wirings"]
+
+    /// A store holding the seed, made in memory.
     public static func seeded() -> TodoStore {
-        TodoStore(seed: ["Write the example", "Load-test it", "Compare the wirings"])
+        TodoStore(seed: seedTitles)
+    }
+
+    /// A store holding the rows read through `pool`, as a repository loads
+    /// from its database at startup; the same rows as `seeded()`.
+    public static func loaded(from pool: ConnectionPool) async throws -> TodoStore {
+        TodoStore(seed: try await pool.fetchTitles(), pool: pool)
     }
 }
 

@@ -6,11 +6,11 @@ import WeaveDI
 import XCTest
 
 final class TodoAPITests: XCTestCase {
-    override func setUp() {
-        super.setUp()
-        // A fresh container and a fresh store for each test.
+    override func setUp() async throws {
+        try await super.setUp()
+        // A fresh container, a fresh pool and a fresh store for each test.
         WeaveDI.Container.live = WeaveDI.Container()
-        DIWiring.registerServices(store: { TodoStore.seeded() })
+        try await registerAndStartServices()
     }
 
     func testEndpointsAnswerUnderBothWirings() async throws {
@@ -58,7 +58,7 @@ final class TodoAPITests: XCTestCase {
                 }
             }
             // The DI wiring's singleton store was fresh too: start the next wiring afresh.
-            DIWiring.registerServices(store: { TodoStore.seeded() })
+            try await registerAndStartServices()
         }
     }
 
@@ -135,7 +135,7 @@ final class TodoAPITests: XCTestCase {
     func testBothWiringsAnswerTheSameJSON() async throws {
         var bodies: [Wiring: [String]] = [:]
         for wiring in Wiring.allCases {
-            DIWiring.registerServices(store: { TodoStore.seeded() })
+            try await registerAndStartServices()
             let app = Application(router: buildRouter(wiring: wiring, store: .seeded()))
             bodies[wiring] = try await app.test(.router) { client in
                 var collected: [String] = []
@@ -156,6 +156,13 @@ final class TodoAPITests: XCTestCase {
         XCTAssertEqual(bodies[.di], bodies[.manual])
         XCTAssertEqual(bodies[.di]?.count, 7)
     }
+}
+
+/// Registers the services afresh (a new pool, a new store) and starts the
+/// live container, as the server does before serving.
+func registerAndStartServices() async throws {
+    DIWiring.registerServices()
+    try await UnifiedDI.start(timeout: .seconds(5))
 }
 
 func decode<T: Decodable>(_ type: T.Type, _ body: ByteBuffer) throws -> T {

@@ -3,27 +3,58 @@ import WeaveDI
 import XCTest
 
 final class WiringValidationTests: XCTestCase {
-    override func setUp() {
-        super.setUp()
+    override func setUp() async throws {
+        try await super.setUp()
         WeaveDI.Container.live = WeaveDI.Container()
-        DIWiring.registerServices(store: { TodoStore.seeded() })
+        try await registerAndStartServices()
     }
 
-    /// The startup check the server can run (`--graph`): the wiring has no
-    /// missing dependency, cycle or captive dependency, and the presenter
-    /// depends on the request's unit of work.
+    /// The wiring has no missing dependency, cycle or captive dependency,
+    /// and the presenter depends on the request's unit of work. `validate()`
+    /// runs synchronous factories only: the pool and the store (async
+    /// factories) are nodes, without the edge between them.
     func testTheWiringValidates() {
         let report = UnifiedDI.validate()
         XCTAssertTrue(report.isValid, "\(report)")
-        XCTAssertEqual(report.registrationCount, 3)
+        XCTAssertEqual(report.registrationCount, 4)
         XCTAssertEqual(report.graph.edges, [DependencyGraph.Edge(from: "TodoPresenter", to: "UnitOfWork")])
         XCTAssertEqual(
             report.graph.nodes,
             [
+                .init(name: "ConnectionPool", scope: .singleton),
                 .init(name: "TodoPresenter", scope: .transient),
                 .init(name: "TodoStore", scope: .singleton),
                 .init(name: "UnitOfWork", scope: .task),
             ])
+    }
+
+    /// The startup check the server can run (`--graph`): `validateAsync()`
+    /// builds the async registrations too, in a throwaway copy, so the
+    /// store's resolve of the pool is an edge of the graph.
+    func testTheAsyncWiringValidates() async {
+        let report = await UnifiedDI.validateAsync()
+        XCTAssertTrue(report.isValid, "\(report)")
+        XCTAssertEqual(report.registrationCount, 4)
+        XCTAssertEqual(
+            report.graph.edges,
+            [
+                DependencyGraph.Edge(from: "TodoPresenter", to: "UnitOfWork"),
+                DependencyGraph.Edge(from: "TodoStore", to: "ConnectionPool"),
+            ])
+    }
+
+    /// A pool that cannot connect is a problem `validateAsync()` reports,
+    /// with the pool's error; `validate()` does not run async factories.
+    func testValidateAsyncReportsAPoolThatCannotConnect() async {
+        DIWiring.registerServices(databaseURL: "postgres://db.invalid/todos")
+        XCTAssertTrue(UnifiedDI.validate().isValid)
+        let report = await UnifiedDI.validateAsync()
+        XCTAssertFalse(report.isValid)
+        let poolFailed = report.problems.contains { problem in
+            guard case .failed(let type, _, let reason) = problem else { return false }
+            return type == "ConnectionPool" && reason.contains("db.invalid")
+        }
+        XCTAssertTrue(poolFailed, "\(report)")
     }
 
     /// Validation builds its own copies: the live store is not rebuilt.

@@ -1,5 +1,6 @@
 import Logging
 import Vapor
+import WeaveDI
 
 /// Where the handlers' services come from.
 public enum Wiring: String, Sendable, CaseIterable {
@@ -12,7 +13,8 @@ public enum Wiring: String, Sendable, CaseIterable {
 /// Adds the routes (and, under `.di`, the request-scope middleware and the
 /// shutdown handler, sharing `inFlight`) of either wiring to `app`. Under
 /// `.di` the services must have been registered
-/// (`DIWiring.registerServices()`); under `.manual`, `store` is used.
+/// (`DIWiring.registerServices()`) and started (`UnifiedDI.start(timeout:)`);
+/// under `.manual`, `store` is used.
 public func configure(
     _ app: Application,
     wiring: Wiring,
@@ -42,7 +44,8 @@ public func configure(
 /// hand under `/manual`, for a load test that compares them in one process
 /// (`scripts/loadtest.sh`): the same warm process serves both, so the
 /// difference is the wiring's, not the difference between two server
-/// starts. The services must have been registered (`DIWiring.registerServices()`).
+/// starts. The services must have been registered (`DIWiring.registerServices()`)
+/// and started.
 public func configureComparison(
     _ app: Application,
     store: TodoStore = .seeded(),
@@ -56,18 +59,37 @@ public func configureComparison(
     ManualWiring.addRoutes(to: app.grouped("manual"), store: store)
 }
 
+/// Registers the DI wiring's services and starts the live container: every
+/// singleton is built before the application exists, the pool connecting
+/// (awaited) and the store loading through it, each within `timeout`. A
+/// failed start shuts down what was built and throws `DIError.startFailed`,
+/// naming each service that failed or hung, so nothing is served.
+func startServices(databaseURL: String, timeout: Duration) async throws {
+    DIWiring.registerServices(databaseURL: databaseURL)
+    do {
+        try await UnifiedDI.start(timeout: timeout)
+    } catch {
+        await UnifiedDI.shutdown()
+        throw error
+    }
+}
+
 /// The whole application, bound to 127.0.0.1 only. `arguments` are Vapor's
 /// (its command, `serve` by default); the example's own options are parsed
 /// before, by the executable.
-/// With `wiring` nil, both wirings (`configureComparison`).
+/// With `wiring` nil, both wirings (`configureComparison`). Unless `wiring`
+/// is `.manual`, the services start first (`startServices`): a failed start
+/// throws `DIError.startFailed` and no application is made.
 public func buildApplication(
     wiring: Wiring?,
     port: Int,
     logger: Logger,
+    databaseURL: String = ConnectionPool.defaultURL,
+    startTimeout: Duration = .seconds(10),
     arguments: [String] = [CommandLine.arguments.first ?? "vapor-server", "serve"]
 ) async throws -> Application {
     if wiring != .manual {
-        DIWiring.registerServices()
+        try await startServices(databaseURL: databaseURL, timeout: startTimeout)
     }
     let app = try await Application.make(Environment(name: "production", arguments: arguments), logger: logger)
     app.http.server.configuration.hostname = "127.0.0.1"

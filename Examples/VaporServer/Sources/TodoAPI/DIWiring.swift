@@ -17,14 +17,26 @@ extension InjectedValues {
     }
 }
 
-/// The services come from WeaveDI: the store is a singleton, the unit of work
-/// is `.task`-scoped (one per `withTaskScope`, opened per request by
+/// The services come from WeaveDI: the connection pool and the store are
+/// singletons with async factories, built by `UnifiedDI.start(timeout:)`
+/// before the server serves (`buildApplication`); the unit of work is
+/// `.task`-scoped (one per `withTaskScope`, opened per request by
 /// `TaskScopeMiddleware`), the presenter transient.
 public enum DIWiring {
-    /// Registers the three services in the live container. Registering again
-    /// replaces the previous entries (the tests use that to start afresh).
-    public static func registerServices(store: @escaping @Sendable () -> TodoStore = TodoStore.seeded) {
-        UnifiedDI.register(TodoStore.self, scope: .singleton, factory: store)
+    /// Registers the four services in the live container. Nothing is built
+    /// here: the start builds the pool (which awaits, and fails for a URL it
+    /// cannot open) and then the store, which loads its rows through it.
+    /// Registering again replaces the previous entries (the tests use that
+    /// to start afresh: a new pool and a new store at the next start).
+    public static func registerServices(databaseURL: String = ConnectionPool.defaultURL) {
+        UnifiedDI.register(ConnectionPool.self, scope: .singleton) {
+            try await ConnectionPool.connect(to: databaseURL)
+        }
+        UnifiedDI.register(TodoStore.self, scope: .singleton) {
+            // Joins the pool's build when the start runs both at once; a pool
+            // that failed fails the store too.
+            try await TodoStore.loaded(from: UnifiedDI.resolveAsyncThrowing(ConnectionPool.self))
+        }
         UnifiedDI.register(UnitOfWork.self, scope: .task) { UnitOfWork() }
         UnifiedDI.register(TodoPresenter.self, scope: .transient) {
             // A second injection point for the unit of work: inside the
@@ -152,10 +164,21 @@ public final class InFlightRequests: Sendable {
     }
 }
 
-/// Drops the live container's registrations when the application shuts
-/// down, so the singletons it built are deinitialised with the application
-/// rather than at process exit. WeaveDI has no ordered shutdown of its own:
-/// whatever a service must close, its `deinit` closes.
+/// The container's shutdown (`UnifiedDI.shutdown()`, which
+/// ReleaseDependenciesOnShutdown awaits) calls this once the store built
+/// from the pool is released: the pool closes with the application.
+extension ConnectionPool: AsyncShutdown {
+    public func shutdown() async {
+        await close()
+    }
+}
+
+/// Shuts the live container down when the application shuts down, so the
+/// singletons it built are released with the application rather than at
+/// process exit: `asyncShutdown()` awaits `UnifiedDI.shutdown()`, which
+/// closes the connection pool (`AsyncShutdown`) after releasing the store;
+/// Vapor's synchronous `shutdown()` can only drop the registrations
+/// (`UnifiedDI.releaseAll()`, no async cleanup).
 ///
 /// Runs after the server has stopped accepting, and first waits for the
 /// handlers still running (see InFlightRequests). If they do not finish
@@ -171,20 +194,23 @@ public struct ReleaseDependenciesOnShutdown: LifecycleHandler {
     }
 
     public func shutdown(_ application: Application) {
-        release(drained: inFlight.drainBlocking(timeout: drainTimeout), application)
+        if mayRelease(drained: inFlight.drainBlocking(timeout: drainTimeout), application) {
+            UnifiedDI.releaseAll()
+        }
     }
 
     public func shutdownAsync(_ application: Application) async {
-        release(drained: await inFlight.drain(timeout: drainTimeout), application)
+        if mayRelease(drained: await inFlight.drain(timeout: drainTimeout), application) {
+            await UnifiedDI.shutdown()
+        }
     }
 
-    private func release(drained: Bool, _ application: Application) {
-        guard drained else {
+    private func mayRelease(drained: Bool, _ application: Application) -> Bool {
+        if !drained {
             application.logger.warning(
                 "WeaveDI registrations kept: \(inFlight.current) request(s) still running after \(drainTimeout)"
             )
-            return
         }
-        UnifiedDI.releaseAll()
+        return drained
     }
 }

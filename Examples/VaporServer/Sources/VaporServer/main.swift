@@ -11,7 +11,11 @@ import Musl
 import Darwin
 #endif
 
-// vapor-server [--wiring di|manual|both] [--port N] [--log-level LEVEL]
+// vapor-server [--wiring di|manual|both] [--port N] [--log-level LEVEL] [--database-url URL]
+// The DI wiring starts its services before serving: the connection pool
+// connects to --database-url (default memory://todos; the stand-in opens
+// memory://NAME only, so any other URL shows a failed start: the error on
+// stderr, exit status 1, nothing served).
 // Listens on 127.0.0.1 only. Logs through swift-log; at the default level
 // (info) nothing is logged per request. The options are parsed here and not
 // by Vapor's command line, which knows none of them: Vapor is handed `serve`.
@@ -19,7 +23,7 @@ import Darwin
 func usage(_ message: String) -> Never {
     let text = """
         error: \(message)
-        usage: vapor-server [--wiring di|manual|both] [--port N] [--log-level trace|debug|info|notice|warning|error|critical]
+        usage: vapor-server [--wiring di|manual|both] [--port N] [--log-level trace|debug|info|notice|warning|error|critical] [--database-url URL]
 
         """
     FileHandleStderr.write(text)
@@ -29,6 +33,7 @@ func usage(_ message: String) -> Never {
 var wiring: Wiring? = .di  // nil: both (the DI routes under /di, the hand-wired ones under /manual)
 var port = 8080
 var level = Logger.Level.info
+var databaseURL = ConnectionPool.defaultURL
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -47,8 +52,11 @@ while let argument = arguments.popFirst() {
             usage("--log-level takes trace, debug, info, notice, warning, error or critical")
         }
         level = parsed
+    case "--database-url":
+        guard let value = arguments.popFirst() else { usage("--database-url takes a URL") }
+        databaseURL = value
     case "-h", "--help":
-        print("usage: vapor-server [--wiring di|manual|both] [--port N] [--log-level LEVEL]")
+        print("usage: vapor-server [--wiring di|manual|both] [--port N] [--log-level LEVEL] [--database-url URL]")
         exit(0)
     default:
         usage("unknown argument \(argument)")
@@ -62,7 +70,17 @@ diLogger.logLevel = level
 DILog.logger = diLogger
 
 logger.info("starting", metadata: ["wiring": "\(wiring?.rawValue ?? "both")", "address": "127.0.0.1:\(port)"])
-let app = try await buildApplication(wiring: wiring, port: port, logger: logger)
+let app: Application
+do {
+    // Under DI, starts the services first (UnifiedDI.start in startServices).
+    app = try await buildApplication(wiring: wiring, port: port, logger: logger, databaseURL: databaseURL)
+} catch {
+    // A failed start (DIError.startFailed names each service that failed or
+    // hung, and why), or Vapor could not make the application. Nothing was
+    // served.
+    FileHandleStderr.write("error: \(error)\n")
+    exit(1)
+}
 do {
     // Returns on SIGTERM or SIGINT, after the server stopped accepting.
     try await app.execute()

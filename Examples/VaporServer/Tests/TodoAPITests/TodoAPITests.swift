@@ -4,11 +4,11 @@ import WeaveDI
 import XCTVapor
 
 final class TodoAPITests: XCTestCase {
-    override func setUp() {
-        super.setUp()
-        // A fresh container and a fresh store for each test.
+    override func setUp() async throws {
+        try await super.setUp()
+        // A fresh container, a fresh pool and a fresh store for each test.
         WeaveDI.Container.live = WeaveDI.Container()
-        DIWiring.registerServices(store: { TodoStore.seeded() })
+        try await registerAndStartServices()
     }
 
     /// The load test's one-process application serves each wiring under its
@@ -78,7 +78,7 @@ final class TodoAPITests: XCTestCase {
                 }
             }
             // The DI wiring's singleton store was fresh too: start the next wiring afresh.
-            DIWiring.registerServices(store: { TodoStore.seeded() })
+            try await registerAndStartServices()
         }
     }
 
@@ -137,7 +137,7 @@ final class TodoAPITests: XCTestCase {
     func testBothWiringsAnswerTheSameJSON() async throws {
         var bodies: [Wiring: [String]] = [:]
         for wiring in Wiring.allCases {
-            DIWiring.registerServices(store: { TodoStore.seeded() })
+            try await registerAndStartServices()
             var collected: [String] = []
             try await withApp(wiring: wiring) { app in
                 let client = try app.testable()
@@ -182,11 +182,12 @@ final class TodoAPITests: XCTestCase {
         }
     }
 
-    /// Shutting the application down releases the container's registrations
+    /// Shutting the application down shuts the container down
     /// (ReleaseDependenciesOnShutdown), so the singleton store is deinitialised
-    /// with the application.
+    /// with the application and the pool it was loaded through is closed.
     func testShutdownReleasesTheSingletons() async throws {
         weak var store: TodoStore?
+        let pool = try XCTUnwrap(UnifiedDI.resolve(ConnectionPool.self))
         let app = try await Application.make(.testing, logger: testLogger)
         do {
             configure(app, wiring: .di)
@@ -202,6 +203,7 @@ final class TodoAPITests: XCTestCase {
         try await app.asyncShutdown()
         XCTAssertNil(store, "the singleton outlived the application")
         XCTAssertFalse(WeaveDI.Container.live.isRegistered(TodoStore.self))
+        XCTAssertFalse(pool.isOpen, "the shutdown did not close the pool (AsyncShutdown)")
     }
 
     /// A handler still running when the application shuts down (its client
@@ -255,6 +257,13 @@ final class TodoAPITests: XCTestCase {
         finishContinuation.finish()
         await handler.value
     }
+}
+
+/// Registers the services afresh (a new pool, a new store) and starts the
+/// live container, as the server does before serving.
+func registerAndStartServices() async throws {
+    DIWiring.registerServices()
+    try await UnifiedDI.start(timeout: .seconds(5))
 }
 
 /// Runs `body` with an application configured for `wiring`, and shuts it

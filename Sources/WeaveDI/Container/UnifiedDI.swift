@@ -51,7 +51,7 @@ public enum UnifiedDI {
 
     /// Lazy registration of a factory that can fail: when it throws,
     /// ``resolveThrowing(_:)`` throws ``DIError/factoryFailed(type:chain:error:)``
-    /// and ``resolve(_:)`` returns nil (logged). Not kept: the next resolve
+    /// and ``resolve(_:)-(T.Type)`` returns nil (logged). Not kept: the next resolve
     /// runs the factory again.
     ///
     /// ```swift
@@ -186,7 +186,7 @@ public enum UnifiedDI {
 
     /// As ``resolveAsyncThrowing(_:)``, with nil for any failure (logged):
     /// builds an async registration on first use, and returns any other
-    /// registration's instance as ``resolve(_:)`` does.
+    /// registration's instance as ``resolve(_:)-(T.Type)`` does.
     ///
     /// ```swift
     /// let service = await UnifiedDI.resolveAsync(UserService.self)

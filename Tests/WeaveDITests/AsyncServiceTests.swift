@@ -432,3 +432,37 @@ final class AsyncServiceTests: DITestCase {
         XCTAssertNil(container.resolve(Repository.self), "validation touched a live instance")
     }
 }
+
+final class AsyncStartScopeTests: DITestCase {
+    private final class Settings: Sendable {
+        let name: String
+        init(name: String) { self.name = name }
+    }
+
+    private final class Client: Sendable {
+        let settings: Settings
+        init(settings: Settings) { self.settings = settings }
+    }
+
+    /// A start run inside an overlay builds the live singletons for the
+    /// overlay (the scope rule), never into the live registrations, for a
+    /// synchronous and an async factory alike.
+    func testAStartInsideAnOverlayLeavesTheLiveRegistrationsUnbuilt() async throws {
+        WeaveDI.Container.live.register(Settings.self, instance: Settings(name: "live"))
+        UnifiedDI.register(Client.self, scope: .singleton) { Client(settings: UnifiedDI.requireResolve(Settings.self)) }
+        UnifiedDI.register(Pool.self, scope: .singleton) { () async throws -> Pool in
+            Pool(serial: UnifiedDI.requireResolve(Settings.self).name == "mock" ? 1 : 0)
+        }
+        let live = WeaveDI.Container.live
+        try await withContainerOverlay { overlay in
+            overlay.register(Settings.self, instance: Settings(name: "mock"))
+        } operation: {
+            try await live.start(timeout: .seconds(10))
+            XCTAssertEqual(UnifiedDI.resolve(Client.self)?.settings.name, "mock")
+        }
+        XCTAssertEqual(UnifiedDI.resolve(Client.self)?.settings.name, "live", "the overlay's mock reached the live singleton")
+        XCTAssertNil(UnifiedDI.resolve(Pool.self), "the async singleton built in the overlay was kept by the live registration")
+        let pool = try await UnifiedDI.resolveAsyncThrowing(Pool.self)
+        XCTAssertEqual(pool.serial, 0)
+    }
+}

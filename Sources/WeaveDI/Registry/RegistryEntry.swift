@@ -161,6 +161,12 @@ final class LazyEntry<T>: AnyRegistryEntry, @unchecked Sendable {
             _ = try await Resolver.buildAsync(self)
             return
         }
+        // Inside an override scope or overlay the scope keeps what is built
+        // (`InjectionScopes`), so it must not reach the registration's holder.
+        if !OverrideScopes.noneActive, InjectionScopes.keeper(of: self) != nil {
+            _ = try Resolver.build(self)
+            return
+        }
         // A synchronous factory, run in a flight: its build goes through the
         // holder's claim as any resolve's does, so it still runs once.
         _ = try await instance.valueOfAsyncBuild(registration: ObjectIdentifier(self)) { try Resolver.build(self).value }

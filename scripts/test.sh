@@ -18,7 +18,7 @@ scripts/format.sh --check
 step "C warnings"
 scripts/check-c-warnings.sh
 
-step "model checks (spin: the build protocol and the slot cache, each with a mutant spin must reject)"
+step "model checks (spin: the build protocol, the slot cache and the async build protocol, each with mutants spin must reject)"
 scripts/model-check.sh
 
 step "swift test"

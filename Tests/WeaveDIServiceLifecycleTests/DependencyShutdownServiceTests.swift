@@ -85,8 +85,16 @@ final class DependencyLifecycleServiceTests: XCTestCase {
     }
 
     func testAFailedStartStopsTheGroupWithTheServicesNamed() async throws {
+        final class Built: Sendable {
+            let connection = Mutex<Connection?>(nil)
+        }
+        let built = Built()
         let container = DIContainer()
-        container.register(Connection.self, scope: .singleton) { Connection() }
+        container.register(Connection.self, scope: .singleton) {
+            let connection = Connection()
+            built.connection.withLock { $0 = connection }
+            return connection
+        }
         container.register(FailingService.self, scope: .singleton) { () async throws -> FailingService in
             throw Refused()
         }
@@ -100,7 +108,8 @@ final class DependencyLifecycleServiceTests: XCTestCase {
         } catch DIError.startFailed(let failures) {
             XCTAssertEqual(failures.map { $0.type.split(separator: ".").last.map(String.init) }, ["FailingService"])
         }
-        XCTAssertEqual(container.registrationCount, 0, "what was built is shut down")
+        let connection = try XCTUnwrap(built.connection.withLock { $0 }, "the start built the connection")
+        XCTAssertTrue(connection.closed.load(ordering: .sequentiallyConsistent), "what the start built is shut down")
     }
 
     func testTheLiveContainerIsReadWhenTheServiceRuns() async throws {

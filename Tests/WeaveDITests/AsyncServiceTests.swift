@@ -298,7 +298,10 @@ final class AsyncServiceTests: DITestCase {
         XCTAssertEqual(builds.count, 2)
         XCTAssertThrowsError(try container.resolveThrowing(Mailer.self), "a transient async factory is never built synchronously")
 
-        UnifiedDI.register(Pool.self, scope: .task) { Pool(serial: builds.increment()) as Pool }
+        UnifiedDI.register(Pool.self, scope: .task) {
+            await Task.yield()
+            return Pool(serial: builds.increment())
+        }
         UnifiedDI.register(Repository.self, scope: .task) {
             Repository(pool: try await UnifiedDI.resolveAsyncThrowing(Pool.self))
         }
@@ -318,7 +321,10 @@ final class AsyncServiceTests: DITestCase {
         }
 
         let weakBuilds = Counter()
-        container.register(Pool.self, scope: .weak) { Pool(serial: weakBuilds.increment()) }
+        container.register(Pool.self, scope: .weak) {
+            await Task.yield()
+            return Pool(serial: weakBuilds.increment())
+        }
         do {
             let held = try await container.resolveAsyncThrowing(Pool.self)
             let again = try await container.resolveAsyncThrowing(Pool.self)
@@ -358,9 +364,16 @@ final class AsyncServiceTests: DITestCase {
         container.register(Pool.self, scope: .singleton) { () async throws -> Pool in
             throw ConnectError(attempt: 1)
         }
+        // Hangs until the test ends; then its flights end too.
+        let hang = Gate()
+        defer { hang.open() }
         container.register(Hung.self, scope: .singleton) {
-            try await Task.sleep(for: .seconds(3_600))
+            await hang.wait()
             return Hung()
+        }
+        // A synchronous singleton that throws, named with its own chain.
+        container.register(ReportCache.self, scope: .singleton) { () throws -> ReportCache in
+            throw ConnectError(attempt: 2)
         }
         container.register(WaitsOnHung.self, scope: .singleton) { [unowned container] in
             _ = try await container.resolveAsyncThrowing(Hung.self)
@@ -379,7 +392,8 @@ final class AsyncServiceTests: DITestCase {
         }
         XCTAssertLessThan(clock.now - began, .seconds(10))
         let byType = Dictionary(uniqueKeysWithValues: failures.map { (String($0.type.split(separator: ".").last!), $0) })
-        XCTAssertEqual(byType.keys.sorted(), ["Hung", "Pool", "WaitsOnHung"])
+        XCTAssertEqual(byType.keys.sorted(), ["Hung", "Pool", "ReportCache", "WaitsOnHung"])
+        XCTAssertEqual(byType["ReportCache"]?.chain.split(separator: ".").last, "ReportCache")
         XCTAssertEqual(byType["Hung"]?.timedOut, true)
         XCTAssertEqual(byType["WaitsOnHung"]?.timedOut, true)
         XCTAssertTrue(byType["WaitsOnHung"]!.chain.hasSuffix("Hung"), byType["WaitsOnHung"]!.chain)
@@ -392,44 +406,51 @@ final class AsyncServiceTests: DITestCase {
     }
 
     func testValidateAsyncBuildsAsyncRegistrationsWithTheSameReport() async throws {
-        let container = WeaveDI.Container()
         let builds = Counter()
+        let livePoolBuilds = Counter()
         // Missing: the repository's factory needs a Mailer nothing registers.
-        container.register(Repository.self, scope: .singleton) { [unowned container] in
+        UnifiedDI.register(Repository.self, scope: .singleton) {
             builds.increment()
-            _ = try? await container.resolveAsyncThrowing(Mailer.self)
-            return Repository(pool: try await container.resolveAsyncThrowing(Pool.self))
+            _ = try? await UnifiedDI.resolveAsyncThrowing(Mailer.self)
+            return Repository(pool: try await UnifiedDI.resolveAsyncThrowing(Pool.self))
         }
         // Captive: a singleton keeping a transient.
-        container.register(Pool.self, scope: .transient) {
+        UnifiedDI.register(Pool.self, scope: .transient) {
+            livePoolBuilds.increment()
             await Task.yield()
             return Pool(serial: 1)
         }
         // A cycle across awaits.
-        container.register(CycleA.self, scope: .singleton) { [unowned container] in
-            _ = try await container.resolveAsyncThrowing(CycleB.self)
+        UnifiedDI.register(CycleA.self, scope: .singleton) {
+            _ = try await UnifiedDI.resolveAsyncThrowing(CycleB.self)
             return CycleA()
         }
-        container.register(CycleB.self, scope: .singleton) { [unowned container] in
-            _ = try await container.resolveAsyncThrowing(CycleA.self)
+        UnifiedDI.register(CycleB.self, scope: .singleton) {
+            _ = try await UnifiedDI.resolveAsyncThrowing(CycleA.self)
             return CycleB()
         }
         // A factory that throws.
-        container.register(Hung.self, scope: .singleton) { () async throws -> Hung in throw ConnectError(attempt: 9) }
+        UnifiedDI.register(Hung.self, scope: .singleton) { () async throws -> Hung in throw ConnectError(attempt: 9) }
 
         // The synchronous validation leaves async registrations alone.
-        XCTAssertTrue(container.validate().isValid, "\(container.validate())")
+        XCTAssertTrue(UnifiedDI.validate().isValid, "\(UnifiedDI.validate())")
 
-        let report = await container.validateAsync()
+        let report = await UnifiedDI.validateAsync()
         let lines = report.problems.map { $0.description.replacingOccurrences(of: "AsyncServiceTests.", with: "") }
         XCTAssertEqual(report.problems.count, 4, "\(report)")
-        XCTAssertTrue(lines.contains { $0.hasPrefix("missing:") && $0.contains("Repository") && $0.contains("Mailer") }, "\(lines)")
+        XCTAssertTrue(
+            lines.contains { $0.hasPrefix("missing:") && $0.contains("Repository") && $0.contains("Mailer") }, "\(lines)")
         XCTAssertTrue(lines.contains { $0.hasPrefix("cycle:") && $0.contains("CycleA") && $0.contains("CycleB") }, "\(lines)")
-        XCTAssertTrue(lines.contains { $0.hasPrefix("captive dependency:") && $0.contains("Pool (transient)") }, "\(lines)")
+        XCTAssertTrue(
+            lines.contains { $0.hasPrefix("captive dependency:") && $0.contains("Pool (transient)") }, "\(lines)")
         XCTAssertTrue(lines.contains { $0.hasPrefix("failed:") && $0.contains("ConnectError(attempt: 9)") }, "\(lines)")
         XCTAssertTrue(report.graph.edges.contains { $0.from.hasSuffix("Repository") && $0.to.hasSuffix("Pool") })
+        // Each registration was built once, from its copy: the copies'
+        // factories are the registrations' own, so the counters count both.
         XCTAssertEqual(builds.count, 1)
-        XCTAssertNil(container.resolve(Repository.self), "validation touched a live instance")
+        XCTAssertEqual(livePoolBuilds.count, 2, "the transient pool: once as a root, once for the repository")
+        XCTAssertNil(UnifiedDI.resolve(Repository.self), "validation published into a live registration")
+        XCTAssertEqual(AsyncBuilds.waiterCount(of: WeaveDI.Container.live, Repository.self), 0)
     }
 }
 

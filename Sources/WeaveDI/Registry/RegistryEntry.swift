@@ -168,8 +168,12 @@ final class LazyEntry<T>: AnyRegistryEntry, @unchecked Sendable {
             return
         }
         // A synchronous factory, run in a flight: its build goes through the
-        // holder's claim as any resolve's does, so it still runs once.
-        _ = try await instance.valueOfAsyncBuild(registration: ObjectIdentifier(self)) { try Resolver.build(self).value }
+        // holder's claim as any resolve's does, so it still runs once. The
+        // flight's own link leaves the chain first: the synchronous build
+        // names this registration itself.
+        _ = try await instance.valueOfAsyncBuild(registration: ObjectIdentifier(self)) {
+            try AsyncChain.$links.withValue(AsyncChain.links.dropLast()) { try Resolver.build(self).value }
+        }
     }
 
     override var heldInstance: (order: UInt64, value: Any)? {

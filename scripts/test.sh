@@ -68,6 +68,8 @@ fi
 if [ "${WEAVEDI_SKIP_PERF_GATE:-0}" != "1" ]; then
     step "performance gate (instructions per operation, callgrind)"
     scripts/perf-gate.sh
+    step "performance gate self-test (a copy with +5% planted in the cached read must fail the gate)"
+    scripts/perf-gate-selftest.sh
 fi
 
 # Last: the slowest step (a clean Vapor build); a fault in the library itself

@@ -165,3 +165,33 @@ public func peerPaths(tableSize: Int) -> [BenchPath] {
             }))
     return paths
 }
+
+// MARK: startup
+
+private struct SwinjectResolveNest: NestAction {
+    let container: Container
+    func callAsFunction<T>(_ type: Nest<T>.Type) { consume(container.resolve(type)?.id) }
+}
+
+private final class SwinjectStartupBox: @unchecked Sendable {
+    var container = Container()
+}
+
+private let swinjectStartupBox = SwinjectStartupBox()
+
+/// Swinject in the startup case: `.container` scope (its singleton), one
+/// container, used from one thread.
+public let swinjectStartup = StartupContender(
+    name: "Swinject",
+    register: { keys in
+        let register = SwinjectRegister(container: swinjectStartupBox.container)
+        for key in keys { key.apply(register) }
+    },
+    resolve: { keys in
+        let resolve = SwinjectResolveNest(container: swinjectStartupBox.container)
+        for key in keys { key.apply(resolve) }
+    },
+    releaseAll: {
+        swinjectStartupBox.container.removeAll()
+        swinjectStartupBox.container = Container()
+    })

@@ -59,6 +59,7 @@ public func makeNestKeys(count: Int, chain: Int = 0) -> [any NestKey] {
 
 public enum NestMarker {}
 public enum FreshNestMarker {}
+public enum StartupNestMarker {}
 
 private struct NestCache: @unchecked Sendable {
     var keys: [any NestKey] = []
@@ -68,4 +69,5 @@ private struct NestCache: @unchecked Sendable {
 private let nestCaches = Mutex([
     NestCache(next: Nest<NestMarker>.self),
     NestCache(next: Nest<FreshNestMarker>.self),
+    NestCache(next: Nest<StartupNestMarker>.self),
 ])

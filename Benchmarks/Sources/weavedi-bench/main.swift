@@ -12,8 +12,11 @@
 //       --collect-atstart=no --toggle-collect=weavedi_bench_measured
 //       --dump-after=weavedi_bench_measured; prints "DUMP <k> <id>@<size> <n>"
 //       per dump
-//   weavedi-bench gate run | check DIR | record DIR
+//   weavedi-bench gate run | check DIR | record DIR...
 //       the CI performance gate (Gate.swift, scripts/perf-gate.sh)
+//   weavedi-bench startup [--sizes 100,1000,10000,100000]
+//       register / first resolve / second resolve per type, against a locked
+//       dictionary and Swinject (Startup.swift)
 //
 // Built without the package's `Peers` trait (as the gate builds it), the
 // table has WeaveDI and the floor only.
@@ -33,6 +36,9 @@ import Darwin
 
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "gate" {
     exit(gateMain(Array(CommandLine.arguments.dropFirst(2))))
+}
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "startup" {
+    exit(startupMain(Array(CommandLine.arguments.dropFirst(2))))
 }
 
 // MARK: options

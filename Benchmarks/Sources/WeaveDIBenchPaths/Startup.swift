@@ -1,0 +1,164 @@
+import Synchronization
+import WeaveDI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a server pays before its first request: N distinct lazy-singleton
+/// types registered, each resolved once (built and cached), then again.
+/// Each contender gets types no one has touched (slots and metadata are made
+/// on first use and never freed, so reusing types would flatter whoever
+/// runs second); the types' own metadata is made before anything is timed.
+public struct StartupContender: Sendable {
+    public let name: String
+    public let register: @Sendable ([any NestKey]) -> Void
+    public let resolve: @Sendable ([any NestKey]) -> Void
+    public let releaseAll: @Sendable () -> Void
+
+    public init(
+        name: String, register: @escaping @Sendable ([any NestKey]) -> Void,
+        resolve: @escaping @Sendable ([any NestKey]) -> Void, releaseAll: @escaping @Sendable () -> Void
+    ) {
+        self.name = name
+        self.register = register
+        self.resolve = resolve
+        self.releaseAll = releaseAll
+    }
+}
+
+public struct StartupRow: Sendable {
+    public let contender: String
+    public let count: Int
+    /// Nanoseconds per type.
+    public let register: Double
+    public let firstResolve: Double
+    public let secondResolve: Double
+    /// Resident memory the registrations and first resolves added, per type,
+    /// and what is left of it after `releaseAll` (bytes per type).
+    public let bytesPerType: Double
+    public let bytesLeftAfterRelease: Double
+}
+
+public let weaveDIStartup = StartupContender(
+    name: "WeaveDI",
+    register: { keys in for key in keys { key.registerLazy() } },
+    resolve: { keys in for key in keys { consume(key.resolve()) } },
+    releaseAll: { UnifiedDI.releaseAll() })
+
+/// The hand-written floor: factory closures in a `Dictionary` behind a
+/// `Mutex`; the first resolve builds under the lock and caches the instance.
+final class LockedFactories: Sendable {
+    struct Entry {
+        let factory: @Sendable () -> any Sendable
+        var instance: (any Sendable)?
+    }
+    let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+
+    func register<T: Sendable>(_ type: T.Type, _ factory: @escaping @Sendable () -> T) {
+        entries.withLock { $0[ObjectIdentifier(type)] = Entry(factory: factory) }
+    }
+
+    func resolve<T: Sendable>(_ type: T.Type) -> T? {
+        entries.withLock { entries -> T? in
+            let key = ObjectIdentifier(type)
+            guard var entry = entries[key] else { return nil }
+            if let instance = entry.instance { return instance as? T }
+            let instance = entry.factory()
+            entry.instance = instance
+            entries[key] = entry
+            return instance as? T
+        }
+    }
+
+    func removeAll() { entries.withLock { $0 = [:] } }
+}
+
+private struct LockedRegister: NestAction {
+    let table: LockedFactories
+    func callAsFunction<T>(_ type: Nest<T>.Type) { table.register(type) { Nest<T>(id: 1) } }
+}
+
+private struct LockedResolve: NestAction {
+    let table: LockedFactories
+    func callAsFunction<T>(_ type: Nest<T>.Type) { consume(table.resolve(type)?.id) }
+}
+
+private let lockedFactories = LockedFactories()
+
+public let lockedDictionaryStartup = StartupContender(
+    name: "Dictionary + Mutex (hand-written)",
+    register: { keys in for key in keys { key.apply(LockedRegister(table: lockedFactories)) } },
+    resolve: { keys in for key in keys { key.apply(LockedResolve(table: lockedFactories)) } },
+    releaseAll: { lockedFactories.removeAll() })
+
+/// Resident set size in bytes (Linux: /proc/self/statm), or 0.
+public func residentBytes() -> Double {
+    #if os(Linux)
+    guard let file = fopen("/proc/self/statm", "r") else { return 0 }
+    defer { fclose(file) }
+    var size = 0
+    var resident = 0
+    guard fscanf_two(file, &size, &resident) else { return 0 }
+    return Double(resident) * Double(sysconf(Int32(_SC_PAGESIZE)))
+    #else
+    return 0
+    #endif
+}
+
+#if os(Linux)
+private func fscanf_two(_ file: UnsafeMutablePointer<FILE>, _ a: inout Int, _ b: inout Int) -> Bool {
+    var buffer = [CChar](repeating: 0, count: 128)
+    guard fgets(&buffer, Int32(buffer.count), file) != nil else { return false }
+    let fields = String(cString: buffer).split(separator: " ")
+    guard fields.count >= 2, let first = Int(fields[0]), let second = Int(fields[1]) else { return false }
+    a = first
+    b = second
+    return true
+}
+#endif
+
+private func nowNanoseconds() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+/// Runs every contender at every size, each on its own fresh types.
+/// `progress` gets one line per measured row.
+public func runStartup(sizes: [Int], contenders: [StartupContender], progress: (String) -> Void) -> [StartupRow] {
+    let total = sizes.reduce(0, +) * contenders.count
+    progress("startup: making \(total) distinct types")
+    let keys = makeNestKeys(count: total, chain: 2)
+    var offset = 0
+    var rows: [StartupRow] = []
+    for size in sizes {
+        for contender in contenders {
+            let slice = Array(keys[offset..<offset + size])
+            offset += size
+            let before = residentBytes()
+            let t0 = nowNanoseconds()
+            contender.register(slice)
+            let t1 = nowNanoseconds()
+            contender.resolve(slice)
+            let t2 = nowNanoseconds()
+            contender.resolve(slice)
+            let t3 = nowNanoseconds()
+            let built = residentBytes()
+            contender.releaseAll()
+            let after = residentBytes()
+            let n = Double(size)
+            let row = StartupRow(
+                contender: contender.name, count: size, register: Double(t1 - t0) / n,
+                firstResolve: Double(t2 - t1) / n, secondResolve: Double(t3 - t2) / n,
+                bytesPerType: (built - before) / n, bytesLeftAfterRelease: (after - before) / n)
+            progress(
+                "startup: \(contender.name) N=\(size): register \(Int(row.register)) ns, first \(Int(row.firstResolve)) ns, "
+                    + "second \(Int(row.secondResolve)) ns per type")
+            rows.append(row)
+        }
+    }
+    return rows
+}

@@ -1,0 +1,41 @@
+import WeaveDI
+import WeaveDIBenchPaths
+
+#if Peers
+import PeerPaths
+#endif
+
+/// `weavedi-bench startup [--sizes ...]`: the startup table (nanoseconds per
+/// type, one run, idle machine), WeaveDI next to a locked dictionary and,
+/// with the Peers trait, Swinject.
+@MainActor
+func startupMain(_ arguments: [String]) -> Int32 {
+    var sizes = [100, 1_000, 10_000, 100_000]
+    var iterator = arguments.makeIterator()
+    while let argument = iterator.next() {
+        switch argument {
+        case "--sizes": sizes = (iterator.next() ?? "").split(separator: ",").compactMap { Int($0) }
+        default:
+            log("usage: weavedi-bench startup [--sizes 100,1000,10000,100000]")
+            return 2
+        }
+    }
+    #if Peers
+    let contenders = [weaveDIStartup, lockedDictionaryStartup, swinjectStartup]
+    #else
+    let contenders = [weaveDIStartup, lockedDictionaryStartup]
+    #endif
+    let rows = runStartup(sizes: sizes, contenders: contenders, progress: log)
+    print("| N | contender | register | first resolve | second resolve | register / dictionary | first / dictionary | bytes per type | bytes left after releaseAll |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for row in rows {
+        let floor = rows.first { $0.count == row.count && $0.contender == lockedDictionaryStartup.name }
+        let registerRatio = floor.map { fixed(row.register / $0.register, 1) + "x" } ?? "-"
+        let firstRatio = floor.map { fixed(row.firstResolve / $0.firstResolve, 1) + "x" } ?? "-"
+        print(
+            "| \(row.count) | \(row.contender) | \(fixed(row.register, 0)) | \(fixed(row.firstResolve, 0)) | "
+                + "\(fixed(row.secondResolve, 0)) | \(registerRatio) | \(firstRatio) | \(fixed(row.bytesPerType, 0)) | "
+                + "\(fixed(row.bytesLeftAfterRelease, 0)) |")
+    }
+    return 0
+}

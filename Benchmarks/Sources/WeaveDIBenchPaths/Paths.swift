@@ -46,7 +46,7 @@ public struct BenchPath: Sendable {
 }
 
 /// Resets the live container and registers the service shapes plus
-/// the request-path and async services (12 registrations in all) plus generated types, so `tableSize` counts all registrations
+/// the request-path, class-bound request-path and async services (15 registrations in all) plus generated types, so `tableSize` counts all registrations
 /// the hot lookups see.
 public func prepareContainer(tableSize: Int) {
     UnifiedRegistry.shared.enableOptimization()
@@ -54,8 +54,9 @@ public func prepareContainer(tableSize: Int) {
     UnifiedDI.register(BenchService.self) { BenchServiceImpl() }
     UnifiedDI.register(BenchServiceImpl.self) { BenchServiceImpl() }
     registerRequestServices()
+    registerObjectRequestServices()
     registerAsyncServices()
-    let extra = max(0, tableSize - 12)
+    let extra = max(0, tableSize - 15)
     let keys = makeNestKeys(count: extra)
     for (index, key) in keys.enumerated() {
         key.register(id: index)
@@ -71,7 +72,7 @@ public func weaveDIPaths(tableSize: Int) -> [BenchPath] {
     let consumers = Consumers()
     let live = WeaveDI.Container.live
     let tableKeys = makeNestKeys(count: max(0, tableSize - 12))
-    var paths: [BenchPath] = requestPaths() + asyncPaths()
+    var paths: [BenchPath] = requestPaths() + objectRequestPaths() + asyncPaths()
 
     for optimized in [true, false] {
         let suffix = optimized ? "" : ".swift"

@@ -33,6 +33,8 @@ let gatedPaths: Set<String> = [
     "register.replace", "register.lazy.new", "resolve.lazy.first",
     "handler.hand", "handler.inject", "handler.injected.keypath", "handler.injected.keytype",
     "handler.injected.type", "handler.injected.optional", "resolve.transient3", "taskscope.request",
+    "handler.object.hand", "handler.object.inject", "handler.object.injected.keypath", "handler.object.injected.keytype",
+    "handler.object.injected.type", "handler.object.injected.optional", "taskscope.object.request",
     "resolve.singleton.lazy", "resolve.weak", "resolve.transient", "injected.type.transient",
     "injected.optional.transient", "resolve.async.built",
     "elsewhere.override.injected", "elsewhere.override.resolve",
@@ -56,6 +58,12 @@ let gateRatios: [(name: String, numerator: String, denominator: String)] = [
     ("handler 3 @Injected var s: S? / hand-built", "handler.injected.optional@10", "handler.hand@10"),
     ("handler 3 @Inject / hand-built", "handler.inject@10", "handler.hand@10"),
     ("withTaskScope request / hand-built handler", "taskscope.request@10", "handler.hand@10"),
+    ("class-bound: handler 3 @Injected(\\.key) / hand-built", "handler.object.injected.keypath@10", "handler.object.hand@10"),
+    ("class-bound: handler 3 @Injected(Key.self) / hand-built", "handler.object.injected.keytype@10", "handler.object.hand@10"),
+    ("class-bound: handler 3 @Injected var s: S / hand-built", "handler.object.injected.type@10", "handler.object.hand@10"),
+    ("class-bound: handler 3 @Injected var s: S? / hand-built", "handler.object.injected.optional@10", "handler.object.hand@10"),
+    ("class-bound: handler 3 @Inject / hand-built", "handler.object.inject@10", "handler.object.hand@10"),
+    ("class-bound: withTaskScope request / hand-built handler", "taskscope.object.request@10", "handler.object.hand@10"),
     ("lazy singleton resolve / floor", "resolve.singleton.lazy@10", "floor@0"),
     ("resolveAsyncThrowing built / UnifiedDI.resolve built", "resolve.async.built@10", "resolve.singleton.lazy@10"),
 ]
@@ -250,12 +258,16 @@ func gateEvaluate(record: Bool, directories: [String], thresholds path: String, 
         let ratioRows = combinedRatios.sorted { order[$0.key, default: 0] < order[$1.key, default: 0] }
         let unstable = (combinedCounts + combinedRatios).filter { $0.spread > (headroom - 1) / 2 }
         if !unstable.isEmpty {
-            log("perf-gate: these rows moved by more than half the headroom across \(runs.count) runs; a limit \(headroom)x the count would fail at random:")
+            log(
+                "perf-gate: these rows moved by more than half the headroom across \(runs.count) runs; a limit \(headroom)x the count would fail at random:"
+            )
             for row in unstable { log("  \(row.key): spread \(fixed(row.spread * 100, 2))%") }
             return 1
         }
         let widest = (combinedCounts + combinedRatios).map(\.spread).max() ?? 0
-        func section(_ name: String, _ entries: [(key: String, value: Double, spread: Double)], _ limit: (Double) -> Double, _ decimals: Int) -> String {
+        func section(
+            _ name: String, _ entries: [(key: String, value: Double, spread: Double)], _ limit: (Double) -> Double, _ decimals: Int
+        ) -> String {
             let body = entries.map { key, value, _ in
                 "    \(jsonQuoted(key)): {\n      \"measured\": \(rounded(value, decimals)),\n      \"max\": \(rounded(limit(value), decimals))\n    }"
             }
@@ -280,7 +292,9 @@ func gateEvaluate(record: Bool, directories: [String], thresholds path: String, 
             log("perf-gate: cannot write \(path)")
             return 1
         }
-        print("perf-gate: recorded \(combinedCounts.count) counts and \(ratioRows.count) ratios from \(runs.count) runs in \(path) (widest spread \(fixed(widest * 100, 2))%)")
+        print(
+            "perf-gate: recorded \(combinedCounts.count) counts and \(ratioRows.count) ratios from \(runs.count) runs in \(path) (widest spread \(fixed(widest * 100, 2))%)"
+        )
         return 0
     }
 

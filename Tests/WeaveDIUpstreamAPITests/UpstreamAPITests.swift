@@ -212,6 +212,23 @@ final class AsyncFamilyTests: UpstreamTestCase {
         UnifiedDI.prewarm([UserService.self])  // missing: skipped, no crash
     }
 
+    func testPrewarmTakesAListOfDifferentTypes() {
+        let built = Atomic<Int>(0)
+        UnifiedDI.register(CountingService.self, scope: .singleton) {
+            built.add(1, ordering: .sequentiallyConsistent)
+            return CountingService()
+        }
+        UnifiedDI.register(UserService.self, scope: .singleton) {
+            built.add(10, ordering: .sequentiallyConsistent)
+            return UserServiceImpl()
+        }
+        UnifiedDI.prewarm([CountingService.self, UserService.self, MockUserService.self])
+        XCTAssertEqual(built.load(ordering: .sequentiallyConsistent), 11, "each registered type built once, the missing one skipped")
+        _ = UnifiedDI.resolve(CountingService.self)
+        _ = UnifiedDI.resolve(UserService.self)
+        XCTAssertEqual(built.load(ordering: .sequentiallyConsistent), 11)
+    }
+
     func testGlobalUnifiedRegistryIsTheSharedRegistry() async {
         UnifiedDI.register(UserService.self) { UserServiceImpl() }
         let resolved = await GlobalUnifiedRegistry.resolveAsync(UserService.self)
@@ -370,6 +387,15 @@ final class LogLevelTests: UpstreamTestCase {
         XCTAssertEqual(DILog.logger.logLevel, .warning)
         UnifiedDI.setLogSeverity(.debug)
         XCTAssertEqual(DILog.logger.logLevel, .debug)
+        XCTAssertEqual(UnifiedDI.logLevel, .all, "logLevel follows setLogSeverity")
+        UnifiedDI.setLogSeverity(.error)
+        XCTAssertEqual(DILog.logger.logLevel, .error)
+        XCTAssertEqual(UnifiedDI.logLevel, .errors)
+        UnifiedDI.setLogSeverity(.warning)
+        XCTAssertEqual(UnifiedDI.logLevel, .warnings)
+        UnifiedDI.setLogSeverity(.info)
+        XCTAssertEqual(DILog.logger.logLevel, .info)
+        XCTAssertEqual(UnifiedDI.logLevel, .performance)
         UnifiedDI.resetLogConfiguration()
         XCTAssertEqual(DILog.logger.logLevel, .info)
         XCTAssertEqual(UnifiedDI.logLevel, .performance)

@@ -59,12 +59,13 @@ extension UnifiedDI {
         /// Errors only: dependency cycles and failed bootstraps.
         case error
 
-        var loggerLevel: Logger.Level {
+        /// The level that logs exactly this severity and above.
+        var logLevel: LogLevel {
             switch self {
-            case .debug: return .debug
-            case .info: return .info
-            case .warning: return .warning
-            case .error: return .error
+            case .debug: return .all
+            case .info: return .performance
+            case .warning: return .warnings
+            case .error: return .errors
             }
         }
     }
@@ -83,7 +84,9 @@ extension UnifiedDI {
     }
 
     /// Sets the lowest severity logged. Process-wide, and thread-safe.
-    /// ``logLevel`` does not change: it reports the last ``setLogLevel(_:)``.
+    /// ``logLevel`` then reports the matching level: `.debug` -> `.all`,
+    /// `.info` -> `.performance`, `.warning` -> `.warnings`, `.error` ->
+    /// `.errors`.
     ///
     /// ```swift
     /// UnifiedDI.setLogSeverity(.warning)
@@ -91,11 +94,11 @@ extension UnifiedDI {
     ///
     /// - Parameter severity: The lowest severity to log.
     public static func setLogSeverity(_ severity: LogSeverity) {
-        setLoggerLevel(severity.loggerLevel)
+        setLogLevel(severity.logLevel)
     }
 
-    /// The level last set with ``setLogLevel(_:)`` (`.performance`, i.e.
-    /// `.info`, until then).
+    /// The level last set with ``setLogLevel(_:)`` or
+    /// ``setLogSeverity(_:)`` (`.performance`, i.e. `.info`, until then).
     ///
     /// ```swift
     /// if UnifiedDI.logLevel == .off { print("WeaveDI is silent") }

@@ -265,9 +265,7 @@ public typealias DI = UnifiedDI
 
 extension UnifiedDI {
     /// Resolves each type once now, so lazy singletons are built at startup
-    /// instead of on the first request. Missing types are skipped. All the
-    /// types share one static type `T`, so a list of different services
-    /// is spelled as one call per type.
+    /// instead of on the first request. Missing types are skipped.
     ///
     /// ```swift
     /// UnifiedDI.prewarm([Database.self])
@@ -278,5 +276,24 @@ extension UnifiedDI {
         for type in types {
             _ = resolve(type)
         }
+    }
+
+    /// Resolves each of several different types once now, so lazy
+    /// singletons are built at startup instead of on the first request.
+    /// Missing types are skipped.
+    ///
+    /// ```swift
+    /// UnifiedDI.prewarm([Database.self, Cache.self, Mailer.self])
+    /// ```
+    ///
+    /// - Parameter types: The registered types to build.
+    public static func prewarm(_ types: [any Sendable.Type]) {
+        for type in types {
+            prewarmOne(type)
+        }
+    }
+
+    private static func prewarmOne<T: Sendable>(_ type: T.Type) {
+        _ = resolve(type)
     }
 }

@@ -50,7 +50,78 @@ private final class SNeverBuilt: AsyncShutdown {
     func shutdown() async { log.append("NeverBuilt") }
 }
 
+private protocol SStore: Sendable {}
+extension SRepository: SStore {}
+
+private final class SApi: AsyncShutdown {
+    let log: ShutdownLog
+    let repository: SRepository
+    init(log: ShutdownLog, repository: SRepository) {
+        self.log = log
+        self.repository = repository
+    }
+    func shutdown() async { log.append("Api") }
+}
+
+/// Counts its cleanups; the first one signals `entered` and then waits for `release`.
+private final class SSlowCleanup: AsyncShutdown {
+    let calls = Atomic<Int>(0)
+    let entered = Gate()
+    let release = Gate()
+    func shutdown() async {
+        calls.add(1, ordering: .sequentiallyConsistent)
+        entered.open()
+        await release.wait()
+    }
+}
+
 final class ShutdownTests: XCTestCase {
+    func testAnInstanceUnderTwoTypesShutsDownInDependencyOrder() async {
+        let log = ShutdownLog()
+        let container = DIContainer()
+        container.register(SDatabase.self, scope: .singleton) { SDatabase(log: log) }
+        container.register(SRepository.self, scope: .singleton) {
+            SRepository(log: log, database: container.resolve(SDatabase.self)!)
+        }
+        // The repository again, as the protocol; this registration finishes
+        // building last, when the repository itself is long built.
+        container.register((any SStore).self, scope: .singleton) { container.resolve(SRepository.self)! }
+        container.register(SApi.self, scope: .singleton) {
+            SApi(log: log, repository: container.resolve(SRepository.self)!)
+        }
+        XCTAssertNotNil(container.resolve(SApi.self))
+        XCTAssertNotNil(container.resolve((any SStore).self))
+
+        await container.shutdown()
+
+        XCTAssertEqual(log.entries, ["Api", "Repository", "Database"])
+    }
+
+    func testOverlappingShutdownsCleanEachInstanceOnce() async throws {
+        let container = DIContainer()
+        let service = SSlowCleanup()
+        container.register(SSlowCleanup.self, instance: service)
+        let first = Task { await container.shutdown() }
+        // The window: the first shutdown is inside the instance's cleanup,
+        // its registration not yet removed, when the second one starts.
+        try await within(10) { await service.entered.wait() }
+        let secondDone = Atomic<Bool>(false)
+        let second = Task {
+            await container.shutdown()
+            secondDone.store(true, ordering: .sequentiallyConsistent)
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        XCTAssertFalse(secondDone.load(ordering: .sequentiallyConsistent), "the second shutdown returned while the first was still running")
+        service.release.open()
+        try await within(10) {
+            await first.value
+            await second.value
+        }
+        XCTAssertEqual(service.calls.load(ordering: .sequentiallyConsistent), 1, "AsyncShutdown.shutdown() ran more than once")
+        XCTAssertTrue(secondDone.load(ordering: .sequentiallyConsistent))
+        XCTAssertEqual(container.registrationCount, 0)
+    }
+
     func testReleasesSingletonsInReverseDependencyOrderAwaitingCleanups() async {
         let log = ShutdownLog()
         let container = DIContainer()

@@ -26,7 +26,9 @@ func startupMain(_ arguments: [String]) -> Int32 {
     let contenders = [weaveDIStartup, lockedDictionaryStartup]
     #endif
     let rows = runStartup(sizes: sizes, contenders: contenders, progress: log)
-    print("| N | contender | register | first resolve | second resolve | register / dictionary | first / dictionary | bytes per type | bytes left after releaseAll |")
+    print(
+        "| N | contender | register | first resolve | second resolve | register / dictionary | first / dictionary | bytes per type | bytes left after releaseAll |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for row in rows {
         let floor = rows.first { $0.count == row.count && $0.contender == lockedDictionaryStartup.name }

@@ -23,9 +23,11 @@ extension DIContainer {
     /// it (once per instance, even when registered under several types).
     /// A singleton's dependencies finish building before it does, so the
     /// order is the reverse of build order; eager registrations count from
-    /// when they were registered. Registrations never built are released
-    /// last, without cleanup. The container is empty afterwards; its
-    /// parents are not touched.
+    /// when they were registered, and an instance held by several
+    /// registrations from its first build. Registrations never built are
+    /// released last, without cleanup. The container is empty afterwards;
+    /// its parents are not touched. A call made while another is running
+    /// waits for that one and does nothing more.
     ///
     /// ```swift
     /// try await app.runService()
@@ -35,28 +37,64 @@ extension DIContainer {
     /// With swift-service-lifecycle, `WeaveDIServiceLifecycle`'s
     /// `DependencyShutdownService` calls this when the service group shuts down.
     public func shutdown() async {
-        var held: [(order: UInt64, key: TypeKey, entry: AnyRegistryEntry, instance: Any)] = []
+        // Overlapping calls (a signal handler and the lifecycle service, say)
+        // share one run: the later ones wait for it and do nothing more, so
+        // no instance's cleanup runs twice.
+        let id = ObjectIdentifier(self)
+        let (run, started) = ShutdownRuns.running.withLock { runs -> (Task<Void, Never>, Bool) in
+            if let running = runs[id] { return (running, false) }
+            let run = Task { await self.shutdownOnce() }
+            runs[id] = run
+            return (run, true)
+        }
+        await run.value
+        if started {
+            ShutdownRuns.running.withLock { _ = $0.removeValue(forKey: id) }
+        }
+    }
+
+    private func shutdownOnce() async {
+        // One item per instance: an instance held by several registrations
+        // (a type and a protocol whose factory returns it, say) takes its
+        // place from its first build, when its dependencies had just
+        // finished building, not from whichever registration finished last.
+        struct Held {
+            var order: UInt64
+            var instance: Any
+            var registrations: [(key: TypeKey, entry: AnyRegistryEntry)]
+        }
+        var held: [Held] = []
+        var indexOfObject: [ObjectIdentifier: Int] = [:]
         for (key, entry) in registry.keyedEntries {
-            if let instance = entry.heldInstance {
-                held.append((instance.order, key, entry, instance.value))
+            guard let instance = entry.heldInstance else { continue }
+            if type(of: instance.value) is AnyClass {
+                let object = ObjectIdentifier(instance.value as AnyObject)
+                if let index = indexOfObject[object] {
+                    held[index].order = min(held[index].order, instance.order)
+                    held[index].registrations.append((key, entry))
+                    continue
+                }
+                indexOfObject[object] = held.count
             }
+            held.append(Held(order: instance.order, instance: instance.value, registrations: [(key, entry)]))
         }
         held.sort { $0.order < $1.order }
-        var cleaned = Set<ObjectIdentifier>()
         // The newest first; each instance is dropped before the next one's turn.
         while let item = held.popLast() {
             if let service = item.instance as? any AsyncShutdown {
-                let isNew =
-                    type(of: item.instance) is AnyClass
-                    ? cleaned.insert(ObjectIdentifier(item.instance as AnyObject)).inserted : true
-                if isNew {
-                    await service.shutdown()
-                }
+                await service.shutdown()
             }
-            registry.remove(item.key, ifStill: item.entry)
+            for registration in item.registrations {
+                registry.remove(registration.key, ifStill: registration.entry)
+            }
         }
         registry.removeAll()
     }
+}
+
+/// The shutdown in progress per container.
+private enum ShutdownRuns {
+    static let running = Locked<[ObjectIdentifier: Task<Void, Never>]>([:])
 }
 
 extension UnifiedDI {

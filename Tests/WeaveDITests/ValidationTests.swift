@@ -85,6 +85,33 @@ final class ValidationTests: XCTestCase {
             "\(report)".contains("missing: VOrderService -> VPaymentService -> <missing> VStripeClient"), "\(report)")
     }
 
+    /// The same graph, its factories reading the container they captured
+    /// instead of the live one.
+    private func brokenGraphThroughACapturedContainer() -> DIContainer {
+        let c = DIContainer()
+        c.register(VOrderService.self, scope: .transient) { VOrderService(payment: c.resolve(VPaymentService.self)) }
+        c.register(VPaymentService.self, scope: .singleton) { VPaymentService(client: c.resolve(VStripeClient.self)) }
+        c.register(VMailer.self, scope: .singleton) { VMailer(templates: try? c.resolveThrowing(VTemplates.self)) }
+        c.register(VCycleA.self, scope: .transient) { VCycleA(b: c.resolve(VCycleB.self)) }
+        c.register(VCycleB.self, scope: .transient) { VCycleB(a: c.resolve(VCycleA.self)) }
+        c.register(VRequestID.self, scope: .transient) { VRequestID() }
+        c.register(VCache.self, scope: .singleton) { VCache(id: c.resolve(VRequestID.self)) }
+        return c
+    }
+
+    func testFactoriesReadingACapturedContainerAreValidatedTheSame() {
+        let report = brokenGraphThroughACapturedContainer().validate()
+        XCTAssertEqual(
+            Set(report.problems),
+            [
+                .missing(type: "VStripeClient", path: ["VOrderService", "VPaymentService"]),
+                .missing(type: "VTemplates", path: ["VMailer"]),
+                .cycle(chain: ["VCycleA", "VCycleB", "VCycleA"]),
+                .captive(path: ["VCache"], dependency: "VRequestID", scope: .transient),
+            ],
+            "\(report)")
+    }
+
     func testAValidGraphHasNoProblemsAndItsEdges() {
         let container = DIContainer()
         container.register(VStripeClient.self) { VStripeClient() }

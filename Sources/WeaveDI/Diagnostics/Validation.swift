@@ -19,7 +19,10 @@ extension DIContainer {
     /// run, once per registration, so a factory with side effects has them
     /// again. What this cannot see:
     /// - a factory that reads a container object it captured (not the live
-    ///   one) reads that container itself;
+    ///   one) reads that container's own registrations: its edges, captives,
+    ///   cycles and missing dependencies are reported as for a live read
+    ///   (the build counts as the copy's), but a singleton of that
+    ///   container reached this way keeps the instance built here;
     /// - a missing dependency read through a route that traps
     ///   (`requireResolve`, a force unwrap, a non-optional `@Injected var`
     ///   with nothing registered and no key default) stops the program as
@@ -59,6 +62,7 @@ extension DIContainer {
             throwaway.registry.set(clone, forKey: key)
             let name = typeName(entry.type)
             run.nodes[ObjectIdentifier(clone)] = ValidationRun.Node(name: name, scope: entry.scope)
+            run.copies[ObjectIdentifier(entry)] = ObjectIdentifier(clone)
             roots.append((name, entry.scope, clone))
         }
         // Singletons first, then the rest, each group by name.
@@ -317,6 +321,12 @@ final class ValidationRun {
 
     /// The copies being validated, by identity.
     var nodes: [ObjectIdentifier: Node] = [:]
+    /// Each validated registration's copy. A factory that resolves through
+    /// a container it captured (`{ Cache(c.resolve(PerRequest.self)) }`)
+    /// reaches the registration itself, not the copy the overlay of `live`
+    /// would give: the build is counted as the copy's, so its edges, scope
+    /// and captives are seen whichever container object the read went through.
+    var copies: [ObjectIdentifier: ObjectIdentifier] = [:]
     /// One instance per copy, shared by everything that needs it.
     private var instances: [ObjectIdentifier: Any] = [:]
     private var edges: [(from: ObjectIdentifier, to: ObjectIdentifier)] = []
@@ -353,6 +363,7 @@ final class ValidationRun {
         context: ResolutionContext,
         _ factory: () throws -> T
     ) throws(DIError) -> T {
+        let registration = copies[registration] ?? registration
         if let built = try enter(registration, type, context: context) {
             return built
         }

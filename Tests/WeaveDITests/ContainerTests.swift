@@ -100,7 +100,10 @@ final class ContainerTests: DITestCase {
         let report = MissingDependencyReport(
             type: Service.self, error: .dependencyNotFound(type: "Service"), container: .live)
         XCTAssertTrue(report.message.contains("no registration for 'Service'"), report.message)
-        XCTAssertTrue(report.message.contains("look close: ServiceImpl"), report.message)
+        XCTAssertTrue(
+            report.message.contains(
+                "look close: 'ServiceImpl' (its instance is a 'Service': resolve ServiceImpl.self, or register Service itself)"),
+            report.message)
         XCTAssertTrue(report.message.contains("UnifiedDI.register(Service.self)"), report.message)
     }
 }

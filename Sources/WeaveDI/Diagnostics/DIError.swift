@@ -19,6 +19,9 @@
 /// ```
 public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
     /// Nothing registers the type named, in the container or its parents.
+    /// The description names registrations that look close (the type as an
+    /// Optional, a type of the same name, similar names) and why each did
+    /// not answer.
     case dependencyNotFound(type: String)
     /// The chain of types that led back to one already being built, e.g.
     /// "A -> B -> A" (or a chain deeper than any real graph, marked so).
@@ -57,8 +60,10 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
     public var description: String {
         switch self {
         case .dependencyNotFound(let type):
-            return "WeaveDI: no registration for '\(type)'. Register it first, e.g. "
-                + "UnifiedDI.register(\(type).self) { ... }"
+            let close = NearMiss.suggestions(forName: type)
+            return "WeaveDI: no registration for '\(type)'. "
+                + (close.isEmpty ? "" : "Registered that looks close: \(close.joined(separator: "; ")). ")
+                + "Register it first, e.g. UnifiedDI.register(\(type).self) { ... }"
         case .circularDependency(let chain):
             return "WeaveDI: circular dependency: \(chain)"
         case .registrationFailed(let type, let reason):

@@ -46,7 +46,11 @@ public enum DILog {
         guard debugEnabled.load(ordering: .relaxed) else { return }
         let logger = logger
         guard logger.logLevel <= .debug else { return }
-        logger.debug("no registration for \(typeName(type))")
+        let close = NearMiss.suggestions(for: type, in: .live)
+        logger.debug(
+            close.isEmpty
+                ? "no registration for \(typeName(type))"
+                : "no registration for \(typeName(type)); registered that looks close: \(close.joined(separator: "; "))")
     }
 
     static func failure(_ error: DIError) {

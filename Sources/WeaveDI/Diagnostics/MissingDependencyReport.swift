@@ -1,5 +1,6 @@
 /// The message `requireResolve` stops with: what was asked, why it failed,
-/// what is registered that looks close, and how to register it.
+/// what is registered that looks close and why it did not answer, and how
+/// to register it.
 struct MissingDependencyReport {
     let type: Any.Type
     let error: DIError
@@ -11,23 +12,103 @@ struct MissingDependencyReport {
             return "WeaveDI.requireResolve(\(name).self): \(error.description)"
         }
         var lines = ["WeaveDI.requireResolve(\(name).self): no registration for '\(name)'."]
-        let close = closeMatches(to: name)
+        let close = NearMiss.suggestions(for: type, in: container)
         if !close.isEmpty {
-            lines.append("Registered types that look close: \(close.joined(separator: ", ")).")
+            lines.append("Registered types that look close: \(close.joined(separator: "; ")).")
         }
         lines.append(
             "Register it before resolving, e.g. UnifiedDI.register(\(name).self) { ... } "
                 + "or WeaveDI.Container.live.register(\(name).self, scope: .singleton) { ... }.")
         return lines.joined(separator: " ")
     }
+}
 
-    private func closeMatches(to name: String) -> [String] {
-        let wanted = name.lowercased()
-        return container.registry.registeredTypes.map(typeName).filter { candidate in
-            let other = candidate.lowercased()
-            return other.contains(wanted) || wanted.contains(other)
-                || editDistance(other, wanted) <= max(2, wanted.count / 4)
-        }.sorted()
+/// What is registered that looks like a type a resolve did not find, each
+/// with why it did not answer. Runs on the failure path only.
+enum NearMiss {
+    /// At most this many suggestions.
+    static let limit = 5
+
+    /// Suggestions for `asked`, from `container` and its parents: the same
+    /// type wrapped or unwrapped in an Optional, a registration whose built
+    /// instance is an `asked` (a protocol registered, its concrete type
+    /// asked for), a different type of the same name, and similar names.
+    static func suggestions(for asked: Any.Type, in container: DIContainer) -> [String] {
+        let askedName = typeName(asked)
+        var found: [String] = []
+        for (registered, entry) in registrations(in: container) where registered != asked {
+            let name = typeName(registered)
+            if let reason = optionalReason(asked: asked, registered: registered) {
+                found.append("'\(name)' (\(reason))")
+            } else if let instance = entry.heldInstance?.value, isInstance(instance, of: asked) {
+                found.append(
+                    "'\(name)' (its instance is a '\(askedName)': resolve \(name).self, or register \(askedName) itself)")
+            } else if name == askedName {
+                found.append(
+                    "'\(String(reflecting: registered))' (a different type with the same name as the one asked for, "
+                        + "'\(String(reflecting: asked))')")
+            } else if looksSimilar(name, askedName) {
+                found.append("'\(name)' (a similar name)")
+            }
+            if found.count == limit { break }
+        }
+        return found
+    }
+
+    /// The same, from a type's name only (what an error carries): wrapped
+    /// or unwrapped Optionals, the same name, similar names, in the live
+    /// container and its parents.
+    static func suggestions(forName askedName: String) -> [String] {
+        var found: [String] = []
+        for (registered, _) in registrations(in: .live) {
+            let name = typeName(registered)
+            if name == "Optional<\(askedName)>" {
+                found.append("'\(name)' (registered as an Optional: register \(askedName) itself)")
+            } else if askedName == "Optional<\(name)>" {
+                found.append("'\(name)' (the Optional's wrapped type: resolve \(name).self)")
+            } else if name == askedName {
+                found.append("'\(String(reflecting: registered))' (a different type with the same name)")
+            } else if looksSimilar(name, askedName) {
+                found.append("'\(name)' (a similar name)")
+            }
+            if found.count == limit { break }
+        }
+        return found
+    }
+
+    private static func registrations(in container: DIContainer) -> [(Any.Type, AnyRegistryEntry)] {
+        var seen = Set<ObjectIdentifier>()
+        var result: [(Any.Type, AnyRegistryEntry)] = []
+        var current: DIContainer? = container
+        while let next = current {
+            for entry in next.registry.entries where seen.insert(ObjectIdentifier(entry.type)).inserted {
+                result.append((entry.type, entry))
+            }
+            current = next.parent
+        }
+        return result.sorted { typeName($0.0) < typeName($1.0) }
+    }
+
+    private static func optionalReason(asked: Any.Type, registered: Any.Type) -> String? {
+        if let wrapped = (registered as? any OptionalResolvable.Type)?.wrappedType, wrapped == asked {
+            return "registered as an Optional, which answers only resolve(Optional<\(typeName(asked))>.self): "
+                + "register \(typeName(asked)) itself"
+        }
+        if let wrapped = (asked as? any OptionalResolvable.Type)?.wrappedType, wrapped == registered {
+            return "the Optional's wrapped type: resolve \(typeName(registered)).self, which is nil when missing"
+        }
+        return nil
+    }
+
+    private static func isInstance(_ instance: Any, of asked: Any.Type) -> Bool {
+        func check<T>(_: T.Type) -> Bool { instance is T }
+        return _openExistential(asked, do: check)
+    }
+
+    private static func looksSimilar(_ a: String, _ b: String) -> Bool {
+        let a = a.lowercased()
+        let b = b.lowercased()
+        return a.contains(b) || b.contains(a) || editDistance(a, b) <= max(2, b.count / 4)
     }
 }
 

@@ -22,7 +22,9 @@ extension DIContainer {
     ///   one) reads that container's own registrations: its edges, captives,
     ///   cycles and missing dependencies are reported as for a live read
     ///   (the build counts as the copy's), but a singleton of that
-    ///   container reached this way keeps the instance built here;
+    ///   container reached this way keeps the instance built here, and an
+    ///   eager registration (`instance:`, or a factory run at registration)
+    ///   read this way is no edge of the graph, since nothing is built;
     /// - a missing dependency read through a route that traps
     ///   (`requireResolve`, a force unwrap, a non-optional `@Injected var`
     ///   with nothing registered and no key default) stops the program as
@@ -92,7 +94,9 @@ extension DIContainer {
                 }
             }
         }
-        return run.report(registrations: roots.count)
+        let report = run.report(registrations: roots.count)
+        LastValidation.record(report.graph, for: self)
+        return report
     }
 }
 

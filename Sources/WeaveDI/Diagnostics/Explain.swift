@@ -126,26 +126,36 @@ enum LastValidation {
     private struct Recorded {
         weak var container: DIContainer?
         let graph: DependencyGraph
+        let problems: [ValidationReport.Problem]
     }
     private static let graphs = Locked<[ObjectIdentifier: Recorded]>([:])
 
-    static func record(_ graph: DependencyGraph, for container: DIContainer) {
+    static func record(_ report: ValidationReport, for container: DIContainer) {
         graphs.withLock { graphs in
             graphs = graphs.filter { $0.value.container != nil }
-            graphs[ObjectIdentifier(container)] = Recorded(container: container, graph: graph)
+            graphs[ObjectIdentifier(container)] = Recorded(
+                container: container, graph: report.graph, problems: report.problems)
         }
+    }
+
+    private static func recorded(for container: DIContainer) -> Recorded? {
+        graphs.withLock { graphs in
+            guard let recorded = graphs[ObjectIdentifier(container)], recorded.container === container else { return nil }
+            return recorded
+        }
+    }
+
+    static func graph(for container: DIContainer) -> DependencyGraph? { recorded(for: container)?.graph }
+
+    static func problems(for container: DIContainer) -> [ValidationReport.Problem] {
+        recorded(for: container)?.problems ?? []
     }
 
     /// Every path from `name` through the recorded edges (depth-first, a
     /// node never twice on one path); nil when `container` was not
     /// validated or `name` is not in its graph.
     static func paths(from name: String, for container: DIContainer) -> [[String]]? {
-        guard
-            let graph = graphs.withLock({ graphs -> DependencyGraph? in
-                guard let recorded = graphs[ObjectIdentifier(container)], recorded.container === container else { return nil }
-                return recorded.graph
-            }),
-            graph.nodes.contains(where: { $0.name == name })
+        guard let graph = graph(for: container), graph.nodes.contains(where: { $0.name == name })
         else { return nil }
         var next: [String: [String]] = [:]
         for edge in graph.edges { next[edge.from, default: []].append(edge.to) }

@@ -95,7 +95,7 @@ extension DIContainer {
             }
         }
         let report = run.report(registrations: roots.count)
-        LastValidation.record(report.graph, for: self)
+        LastValidation.record(report, for: self)
         return report
     }
 }

@@ -1,0 +1,280 @@
+import Synchronization
+
+/// How many times each type's factory ran while collection was on
+/// (``UnifiedDI/setAutoOptimization(_:)``). A build is the only place this
+/// counts: a read of a built instance never reaches it, so the reads pay
+/// nothing, and with collection off a build pays one relaxed load.
+@usableFromInline
+enum BuildStatistics {
+    @usableFromInline static let collecting = Atomic<Bool>(false)
+    private static let counts = Locked<[String: Int]>([:])
+
+    @usableFromInline @inline(never)
+    static func count(_ type: Any.Type) {
+        let name = typeName(type)
+        counts.withLock { $0[name, default: 0] += 1 }
+    }
+
+    static var snapshot: [String: Int] { counts.withLock { $0 } }
+    static func reset() { counts.withLock { $0 = [:] } }
+}
+
+/// Upstream's registry health report. This package keeps one store of
+/// registrations (upstream kept several that could disagree), so there is
+/// never an inconsistency to report: the score is 100.
+public struct RegistrySyncReport: Sendable, CustomStringConvertible {
+    /// Whether reads take the lock-free path, and how many types that covers.
+    public var optimizationStats: OptimizationSyncStats
+    /// Always empty here: one store cannot disagree with itself.
+    public var factoryInconsistencies: [String]
+    /// Registrations in the live container (or the task's overlay) and its parents.
+    public var totalRegistrations: Int
+    /// The distinct types among them.
+    public var totalTypes: Int
+    /// 100 when there is no inconsistency, which is always here.
+    public var healthScore: Double
+
+    /// A few lines for a log.
+    public var summary: String {
+        "Registry health score: \(healthScore)/100\nRegistrations: \(totalRegistrations)\nTypes: \(totalTypes)\n"
+            + "Inconsistencies: \(factoryInconsistencies.count)\n\(optimizationStats.summary)"
+    }
+
+    public var description: String { summary }
+}
+
+/// Whether reads take the lock-free path (``UnifiedRegistry/enableOptimization()``).
+public struct OptimizationSyncStats: Sendable {
+    /// Whether the lock-free read is on.
+    public var isEnabled: Bool
+    /// Registered types read lock-free: all of them while it is on.
+    public var optimizedTypes: Int
+    /// Registered types read under the lock: all of them while it is off.
+    public var nonOptimizedTypes: Int
+
+    /// One line for a log.
+    public var summary: String {
+        "Optimization: \(isEnabled ? "on" : "off"), optimized: \(optimizedTypes), not optimized: \(nonOptimizedTypes)"
+    }
+}
+
+/// Upstream's registry repair report. Nothing needs repair here (see
+/// ``RegistrySyncReport``): the scores are 100 before and after.
+public struct RegistryFixReport: Sendable, CustomStringConvertible {
+    public var originalHealthScore: Double
+    public var finalHealthScore: Double
+    /// Always 0 here.
+    public var fixedDuplicates: Int
+    /// Whether the lock-free read is off, so that turning it on would help.
+    public var suggestedOptimizationEnabled: Bool
+
+    public var improvement: Double { finalHealthScore - originalHealthScore }
+
+    public var summary: String {
+        "Registry auto-fix: \(originalHealthScore) -> \(finalHealthScore), fixed duplicates: \(fixedDuplicates)"
+            + (suggestedOptimizationEnabled ? ", enable optimization for lock-free reads" : "")
+    }
+
+    public var description: String { summary }
+}
+
+/// A problem `validate()` found for a type, as upstream's type-safety issue.
+public struct TypeSafetyIssue: Sendable {
+    public let issue: String
+    public init(issue: String) { self.issue = issue }
+}
+
+/// Upstream's actor suggestion; this package makes none.
+public struct ActorOptimization: Sendable {
+    public let suggestion: String
+    public init(suggestion: String) { self.suggestion = suggestion }
+}
+
+extension UnifiedDI {
+    /// Upstream turned its auto-optimizer on or off. Here every read already
+    /// takes the lock-free path; this turns on and off the collection of
+    /// ``stats()`` (how many times each factory ran), off until called.
+    ///
+    /// ```swift
+    /// UnifiedDI.setAutoOptimization(true)
+    /// ```
+    ///
+    /// - Parameter enabled: Whether to count builds.
+    public static func setAutoOptimization(_ enabled: Bool = true) {
+        BuildStatistics.collecting.store(enabled, ordering: .relaxed)
+    }
+
+    /// How many times each type's factory ran (by type name) while
+    /// ``setAutoOptimization(_:)`` was on. Upstream counted resolves; here
+    /// a read of a built instance is not counted, so the hot path pays
+    /// nothing for this: a singleton counts 1, a transient one per resolve.
+    ///
+    /// ```swift
+    /// let builds = UnifiedDI.stats()["Database"] ?? 0
+    /// ```
+    ///
+    /// - Returns: Builds per type name.
+    public static func stats() -> [String: Int] {
+        BuildStatistics.snapshot
+    }
+
+    /// Clears ``stats()``.
+    ///
+    /// ```swift
+    /// UnifiedDI.resetStats()
+    /// ```
+    public static func resetStats() {
+        BuildStatistics.reset()
+    }
+
+    /// Whether reads of `type` take the lock-free path: it is registered
+    /// (live container or the task's overlay, and parents) and optimization
+    /// is on (``UnifiedRegistry/enableOptimization()``, the default).
+    ///
+    /// ```swift
+    /// XCTAssertTrue(UnifiedDI.isOptimized(Database.self))
+    /// ```
+    ///
+    /// - Parameter type: The type.
+    /// - Returns: Whether its reads are lock-free.
+    public static func isOptimized<T>(_ type: T.Type) -> Bool {
+        UnifiedRegistry.shared.isOptimizationEnabled && DIContainer.live.isRegistered(type)
+    }
+
+    /// The names of the types whose reads take the lock-free path: every
+    /// registered type while optimization is on, none while it is off.
+    ///
+    /// ```swift
+    /// let fast = UnifiedDI.optimizedTypes()
+    /// ```
+    ///
+    /// - Returns: Type names.
+    public static func optimizedTypes() -> Set<String> {
+        guard UnifiedRegistry.shared.isOptimizationEnabled else { return [] }
+        return Set(DIContainer.live.registry.registeredTypes.map(typeName))
+    }
+
+    /// The dependency graph as Graphviz DOT: every registered type, with
+    /// the edges the last ``validate()`` of the live container saw (none
+    /// before one ran). Upstream built its graph from resolves as they
+    /// happened; here recording edges on every resolve would cost the hot path.
+    ///
+    /// ```swift
+    /// _ = UnifiedDI.validate()
+    /// print(UnifiedDI.autoGraph())
+    /// ```
+    ///
+    /// - Returns: A `digraph`.
+    public static func autoGraph() -> String {
+        let container = DIContainer.live
+        let recorded = LastValidation.graph(for: container)
+        var nodes = Set(recorded?.nodes ?? [])
+        for entry in container.registry.entries {
+            if !nodes.contains(where: { $0.name == typeName(entry.type) }) {
+                nodes.insert(DependencyGraph.Node(name: typeName(entry.type), scope: entry.scope))
+            }
+        }
+        let graph = DependencyGraph(
+            nodes: nodes.sorted { $0.name < $1.name }, edges: recorded?.edges ?? [])
+        return graph.dot()
+    }
+
+    /// The dependency cycles the last ``validate()`` of the live container
+    /// found, each as "A -> B -> A"; empty before one ran.
+    ///
+    /// ```swift
+    /// _ = UnifiedDI.validate()
+    /// XCTAssertTrue(UnifiedDI.circularDependencies().isEmpty)
+    /// ```
+    ///
+    /// - Returns: The cycles.
+    public static func circularDependencies() -> Set<String> {
+        Set(
+            LastValidation.problems(for: DIContainer.live).compactMap {
+                if case .cycle(let chain) = $0 { return chain.joined(separator: " -> ") }
+                return nil
+            })
+    }
+
+    /// The problems the last ``validate()`` of the live container found,
+    /// by the type each concerns (a missing type, the first type of a
+    /// cycle, the singleton holding a captive); empty before one ran.
+    public static var typeSafetyIssues: [String: TypeSafetyIssue] {
+        get async {
+            var issues: [String: TypeSafetyIssue] = [:]
+            for problem in LastValidation.problems(for: DIContainer.live) {
+                let type: String?
+                switch problem {
+                case .missing(let missing, _): type = missing
+                case .cycle(let chain): type = chain.first
+                case .captive(let path, _, _): type = path.last
+                case .taskScopeOutsideScope(let scoped, _): type = scoped
+                case .failed(let failed, _, _): type = failed
+                }
+                if let type { issues[type] = TypeSafetyIssue(issue: problem.description) }
+            }
+            return issues
+        }
+    }
+
+    /// Always empty: nothing is fixed automatically here. Upstream listed its
+    /// three most used types.
+    @available(*, deprecated, message: "nothing is fixed automatically: always empty")
+    public static var autoFixedTypes: Set<String> {
+        get async { [] }
+    }
+
+    /// Always empty: resolution here is synchronous and never hops actors.
+    @available(*, deprecated, message: "resolution never hops actors here: always empty")
+    public static var actorHopStats: [String: Int] {
+        get async { [:] }
+    }
+
+    /// Always empty: upstream derived it from type names containing "async";
+    /// see ``stats()`` for what is counted here.
+    @available(*, deprecated, message: "not measured: always empty; see stats()")
+    public static var asyncPerformanceStats: [String: Double] {
+        get async { [:] }
+    }
+
+    /// Always empty: no actor suggestions are made here.
+    @available(*, deprecated, message: "no actor suggestions are made: always empty")
+    public static var actorOptimizations: [String: ActorOptimization] {
+        get async { [:] }
+    }
+
+    /// The registry's health: registrations and types counted, no
+    /// inconsistencies (one store), score 100. See ``RegistrySyncReport``.
+    ///
+    /// ```swift
+    /// let report = await UnifiedDI.verifyRegistryHealth()
+    /// ```
+    ///
+    /// - Returns: The report.
+    public static func verifyRegistryHealth() async -> RegistrySyncReport {
+        let types = DIContainer.live.registry.registeredTypes
+        let distinct = Set(types.map { ObjectIdentifier($0) }).count
+        let optimized = UnifiedRegistry.shared.isOptimizationEnabled
+        return RegistrySyncReport(
+            optimizationStats: OptimizationSyncStats(
+                isEnabled: optimized, optimizedTypes: optimized ? distinct : 0, nonOptimizedTypes: optimized ? 0 : distinct),
+            factoryInconsistencies: [], totalRegistrations: types.count, totalTypes: distinct, healthScore: 100)
+    }
+
+    /// Nothing to repair (see ``verifyRegistryHealth()``): scores 100 before
+    /// and after, and a suggestion to turn optimization on when it is off.
+    ///
+    /// - Returns: The report.
+    public static func autoFixRegistry() async -> RegistryFixReport {
+        RegistryFixReport(
+            originalHealthScore: 100, finalHealthScore: 100, fixedDuplicates: 0,
+            suggestedOptimizationEnabled: !UnifiedRegistry.shared.isOptimizationEnabled)
+    }
+
+    /// ``verifyRegistryHealth()``'s score: 100.
+    ///
+    /// - Returns: The score.
+    public static func getRegistryHealthScore() async -> Double {
+        await verifyRegistryHealth().healthScore
+    }
+}

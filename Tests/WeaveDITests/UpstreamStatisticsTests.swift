@@ -1,0 +1,88 @@
+import WeaveDI
+import XCTest
+
+private final class SCycleA: Sendable {
+    let b: SCycleB?
+    init(b: SCycleB?) { self.b = b }
+}
+private final class SCycleB: Sendable {
+    let a: SCycleA?
+    init(a: SCycleA?) { self.a = a }
+}
+private final class SSingleton: Sendable {}
+private final class STransient: Sendable {}
+private final class SUser: Sendable {
+    let singleton: SSingleton?
+    init(singleton: SSingleton?) { self.singleton = singleton }
+}
+
+/// Upstream's statistics and health family, with the meaning each has here.
+final class UpstreamStatisticsTests: DITestCase {
+    override func tearDown() {
+        UnifiedDI.setAutoOptimization(false)
+        UnifiedDI.resetStats()
+        UnifiedRegistry.shared.enableOptimization()
+        super.tearDown()
+    }
+
+    func testStatsCountBuildsOnlyWhileCollecting() {
+        UnifiedDI.register(SSingleton.self, scope: .singleton) { SSingleton() }
+        UnifiedDI.register(STransient.self, scope: .transient) { STransient() }
+        UnifiedDI.resetStats()
+        _ = UnifiedDI.resolve(STransient.self)
+        XCTAssertEqual(UnifiedDI.stats()["STransient"], nil, "counted while collection was off")
+
+        UnifiedDI.setAutoOptimization(true)
+        for _ in 0..<5 {
+            _ = UnifiedDI.resolve(SSingleton.self)
+            _ = UnifiedDI.resolve(STransient.self)
+        }
+        XCTAssertEqual(UnifiedDI.stats()["SSingleton"], 1, "a singleton builds once")
+        XCTAssertEqual(UnifiedDI.stats()["STransient"], 5, "a transient builds per resolve")
+        UnifiedDI.resetStats()
+        XCTAssertTrue(UnifiedDI.stats().isEmpty)
+    }
+
+    func testOptimizedMeansRegisteredAndReadLockFree() {
+        UnifiedDI.register(SSingleton.self) { SSingleton() }
+        XCTAssertTrue(UnifiedDI.isOptimized(SSingleton.self))
+        XCTAssertFalse(UnifiedDI.isOptimized(STransient.self), "not registered")
+        XCTAssertTrue(UnifiedDI.optimizedTypes().contains("SSingleton"))
+        UnifiedRegistry.shared.disableOptimization()
+        XCTAssertFalse(UnifiedDI.isOptimized(SSingleton.self))
+        XCTAssertTrue(UnifiedDI.optimizedTypes().isEmpty)
+    }
+
+    func testGraphCyclesAndIssuesComeFromTheLastValidation() async {
+        UnifiedDI.register(SSingleton.self, scope: .singleton) { SSingleton() }
+        UnifiedDI.register(SUser.self, scope: .transient) { SUser(singleton: UnifiedDI.resolve(SSingleton.self)) }
+        UnifiedDI.register(SCycleA.self, scope: .transient) { SCycleA(b: UnifiedDI.resolve(SCycleB.self)) }
+        UnifiedDI.register(SCycleB.self, scope: .transient) { SCycleB(a: UnifiedDI.resolve(SCycleA.self)) }
+        XCTAssertTrue(UnifiedDI.autoGraph().contains("\"SUser\""), UnifiedDI.autoGraph())
+        XCTAssertFalse(UnifiedDI.autoGraph().contains("->"), "edges before any validate()")
+        XCTAssertTrue(UnifiedDI.circularDependencies().isEmpty)
+
+        _ = UnifiedDI.validate()
+        XCTAssertTrue(UnifiedDI.autoGraph().contains("\"SUser\" -> \"SSingleton\""), UnifiedDI.autoGraph())
+        XCTAssertEqual(UnifiedDI.circularDependencies(), ["SCycleA -> SCycleB -> SCycleA"])
+        let issues = await UnifiedDI.typeSafetyIssues
+        XCTAssertEqual(issues["SCycleA"]?.issue, "cycle: SCycleA -> SCycleB -> SCycleA")
+    }
+
+    func testRegistryHealthCountsTheOneStore() async {
+        UnifiedDI.register(SSingleton.self) { SSingleton() }
+        UnifiedDI.register(STransient.self, scope: .transient) { STransient() }
+        let report = await UnifiedDI.verifyRegistryHealth()
+        XCTAssertEqual(report.totalRegistrations, 2)
+        XCTAssertEqual(report.totalTypes, 2)
+        XCTAssertEqual(report.healthScore, 100)
+        XCTAssertTrue(report.factoryInconsistencies.isEmpty)
+        XCTAssertEqual(report.optimizationStats.optimizedTypes, 2)
+        let score = await UnifiedDI.getRegistryHealthScore()
+        XCTAssertEqual(score, 100)
+        UnifiedRegistry.shared.disableOptimization()
+        let fix = await UnifiedDI.autoFixRegistry()
+        XCTAssertTrue(fix.suggestedOptimizationEnabled)
+        XCTAssertEqual(fix.improvement, 0)
+    }
+}

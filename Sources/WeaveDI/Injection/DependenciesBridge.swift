@@ -1,6 +1,9 @@
 #if SwiftDependencies
 import CWeaveRegistry
-import Dependencies
+// Re-exported, as upstream 3.4.0 does: code written against it uses
+// `@Dependency` and `DependencyValues` with `import WeaveDI` alone. Without
+// the trait nothing of swift-dependencies is built or visible.
+@_exported import Dependencies
 
 extension DependencyValues {
     /// Reads an ``InjectedKey`` through swift-dependencies (the

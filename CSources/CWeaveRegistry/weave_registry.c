@@ -408,6 +408,14 @@ void weave_read_mode_overlay_ended(void) {
     __atomic_sub_fetch(&weave_read_mode_word, WEAVE_READ_MODE_ONE_SCOPE + WEAVE_READ_MODE_ONE_OVERLAY, __ATOMIC_SEQ_CST);
 }
 
+void weave_read_mode_set_counting(bool counting) {
+    if (counting) {
+        __atomic_or_fetch(&weave_read_mode_word, WEAVE_READ_MODE_COUNTING, __ATOMIC_SEQ_CST);
+    } else {
+        __atomic_and_fetch(&weave_read_mode_word, ~WEAVE_READ_MODE_COUNTING, __ATOMIC_SEQ_CST);
+    }
+}
+
 void weave_read_mode_set_baseline(bool baseline) {
     if (baseline) {
         __atomic_or_fetch(&weave_read_mode_word, WEAVE_READ_MODE_BASELINE, __ATOMIC_SEQ_CST);

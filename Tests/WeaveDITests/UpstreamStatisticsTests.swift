@@ -25,20 +25,25 @@ final class UpstreamStatisticsTests: DITestCase {
         super.tearDown()
     }
 
-    func testStatsCountBuildsOnlyWhileCollecting() {
+    func testStatsCountResolvesOnlyWhileCounting() {
         UnifiedDI.register(SSingleton.self, scope: .singleton) { SSingleton() }
         UnifiedDI.register(STransient.self, scope: .transient) { STransient() }
         UnifiedDI.resetStats()
+        _ = UnifiedDI.resolve(SSingleton.self)
         _ = UnifiedDI.resolve(STransient.self)
-        XCTAssertEqual(UnifiedDI.stats()["STransient"], nil, "counted while collection was off")
+        XCTAssertTrue(UnifiedDI.stats().isEmpty, "counted while counting was off: \(UnifiedDI.stats())")
 
         UnifiedDI.setAutoOptimization(true)
         for _ in 0..<5 {
-            _ = UnifiedDI.resolve(SSingleton.self)
+            _ = UnifiedDI.resolve(SSingleton.self)  // built and cached already: still counted
             _ = UnifiedDI.resolve(STransient.self)
         }
-        XCTAssertEqual(UnifiedDI.stats()["SSingleton"], 1, "a singleton builds once")
-        XCTAssertEqual(UnifiedDI.stats()["STransient"], 5, "a transient builds per resolve")
+        XCTAssertEqual(UnifiedDI.stats()["SSingleton"], 5)
+        XCTAssertEqual(UnifiedDI.stats()["STransient"], 5)
+
+        UnifiedDI.setAutoOptimization(false)
+        _ = UnifiedDI.resolve(SSingleton.self)
+        XCTAssertEqual(UnifiedDI.stats()["SSingleton"], 5, "counted after counting was turned off")
         UnifiedDI.resetStats()
         XCTAssertTrue(UnifiedDI.stats().isEmpty)
     }

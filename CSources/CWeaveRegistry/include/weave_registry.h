@@ -113,7 +113,8 @@ void weave_generation_advance(void);
  * slot cache); the rest of the low half counts the override scopes and
  * container overlays alive in the process, and the high half counts the
  * overlays among them (a read of the live container asks for the task's
- * overlay only while that half is not 0). While the word is 0, which is the steady
+ * overlay only while that half is not 0), and its top bit is set while
+ * resolves are counted. While the word is 0, which is the steady
  * state of a server, a read needs to look at nothing else: no task-local, no
  * Swift global accessor. Written only through the functions below.
  */
@@ -122,8 +123,10 @@ extern uintptr_t weave_read_mode_word;
 #define WEAVE_READ_MODE_ONE_SCOPE ((uintptr_t)2)
 #if UINTPTR_MAX > 0xFFFFFFFFu
 #define WEAVE_READ_MODE_ONE_OVERLAY ((uintptr_t)0x100000000)
+#define WEAVE_READ_MODE_COUNTING ((uintptr_t)0x8000000000000000)
 #else
 #define WEAVE_READ_MODE_ONE_OVERLAY ((uintptr_t)0x10000)
+#define WEAVE_READ_MODE_COUNTING ((uintptr_t)0x80000000)
 #endif
 
 static inline uintptr_t weave_read_mode(void) {
@@ -136,6 +139,10 @@ void weave_read_mode_scope_ended(void);
 void weave_read_mode_overlay_began(void);
 void weave_read_mode_overlay_ended(void);
 void weave_read_mode_set_baseline(bool baseline);
+/* The top bit: set while resolves of the live container are counted
+ * (UnifiedDI.stats). Like any scope it sends reads off the shared cache to
+ * the table, where they are counted; the overlay count never reaches it. */
+void weave_read_mode_set_counting(bool counting);
 
 /*
  * Injection slots: one per injection key (a key path, an InjectedKey type or

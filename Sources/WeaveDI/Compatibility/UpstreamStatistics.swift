@@ -1,21 +1,37 @@
-import Synchronization
+import CWeaveRegistry
 
-/// How many times each type's factory ran while collection was on
-/// (``UnifiedDI/setAutoOptimization(_:)``). A build is the only place this
-/// counts: a read of a built instance never reaches it, so the reads pay
-/// nothing, and with collection off a build pays one relaxed load.
+/// Resolves of the live container per type while counting is on
+/// (``UnifiedDI/setAutoOptimization(_:)``). Counting sets a bit of the read
+/// mode word, which sends reads off the shared cache to the table read where
+/// they are counted; while it is off that word is 0 and reads pay nothing.
 @usableFromInline
-enum BuildStatistics {
-    @usableFromInline static let collecting = Atomic<Bool>(false)
-    private static let counts = Locked<[String: Int]>([:])
+enum ResolveStatistics {
+    private static let counts = Locked<[TypeKey: (type: Any.Type, count: Int)]>([:])
 
     @usableFromInline @inline(never)
-    static func count(_ type: Any.Type) {
-        let name = typeName(type)
-        counts.withLock { $0[name, default: 0] += 1 }
+    static func count(_ key: TypeKey) {
+        counts.withLock { counts in
+            if let present = counts[key] {
+                counts[key] = (present.type, present.count + 1)
+            } else if let type = typeOfKey(key) {
+                counts[key] = (type, 1)
+            }
+        }
     }
 
-    static var snapshot: [String: Int] { counts.withLock { $0 } }
+    /// The type a key stands for: keys are type metadata addresses.
+    private static func typeOfKey(_ key: TypeKey) -> Any.Type? {
+        unsafeBitCast(key, to: Any.Type.self)
+    }
+
+    static var snapshot: [String: Int] {
+        counts.withLock { counts in
+            var byName: [String: Int] = [:]
+            for (_, value) in counts { byName[typeName(value.type), default: 0] += value.count }
+            return byName
+        }
+    }
+
     static func reset() { counts.withLock { $0 = [:] } }
 }
 
@@ -92,30 +108,32 @@ public struct ActorOptimization: Sendable {
 
 extension UnifiedDI {
     /// Upstream turned its auto-optimizer on or off. Here every read already
-    /// takes the lock-free path; this turns on and off the collection of
-    /// ``stats()`` (how many times each factory ran), off until called.
+    /// takes the lock-free path; this turns on and off the counting of
+    /// ``stats()`` (resolves per type), off until called. While it is on,
+    /// reads skip the shared cache (one table read each, as inside a
+    /// `withInjectedValues` scope): turn it off in production.
     ///
     /// ```swift
     /// UnifiedDI.setAutoOptimization(true)
     /// ```
     ///
-    /// - Parameter enabled: Whether to count builds.
+    /// - Parameter enabled: Whether to count resolves.
     public static func setAutoOptimization(_ enabled: Bool = true) {
-        BuildStatistics.collecting.store(enabled, ordering: .relaxed)
+        weave_read_mode_set_counting(enabled)
     }
 
-    /// How many times each type's factory ran (by type name) while
-    /// ``setAutoOptimization(_:)`` was on. Upstream counted resolves; here
-    /// a read of a built instance is not counted, so the hot path pays
-    /// nothing for this: a singleton counts 1, a transient one per resolve.
+    /// How many times each type (by name) was resolved from the live
+    /// container (`UnifiedDI.resolve`, `@Inject`, `@Injected var x: T`, a
+    /// factory's resolves) while ``setAutoOptimization(_:)`` was on.
     ///
     /// ```swift
-    /// let builds = UnifiedDI.stats()["Database"] ?? 0
+    /// UnifiedDI.setAutoOptimization(true)
+    /// let resolves = UnifiedDI.stats()["Database"] ?? 0
     /// ```
     ///
-    /// - Returns: Builds per type name.
+    /// - Returns: Resolves per type name.
     public static func stats() -> [String: Int] {
-        BuildStatistics.snapshot
+        ResolveStatistics.snapshot
     }
 
     /// Clears ``stats()``.
@@ -124,7 +142,7 @@ extension UnifiedDI {
     /// UnifiedDI.resetStats()
     /// ```
     public static func resetStats() {
-        BuildStatistics.reset()
+        ResolveStatistics.reset()
     }
 
     /// Whether reads of `type` take the lock-free path: it is registered

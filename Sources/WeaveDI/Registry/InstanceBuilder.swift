@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Runs factories with cycle detection. A cycle is the same *registration*
 /// being built again on one chain (a child's factory for `T` may decorate
 /// its parent's registration of `T`). A cycle found at any depth is
@@ -30,9 +28,6 @@ enum InstanceBuilder {
         let parentKind = context.buildingKind
         if parentKind == .singleton && kind != .singleton && kind != .prebuilt {
             DILog.captive(singleton: context.types.last, dependency: type, kind: kind)
-        }
-        if BuildStatistics.collecting.load(ordering: .relaxed) {
-            BuildStatistics.count(type)
         }
         context.push(registration: registration, type: type)
         context.buildingKind = kind

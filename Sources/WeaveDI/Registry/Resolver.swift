@@ -103,8 +103,15 @@ enum Resolver {
         // copies make unspecialised callers build `Optional<Resolution<T>>`
         // metadata on every read.
         var registry = registry
-        if registry == nil && !OverrideScopes.noneActive && !ContainerOverlays.noneActive {
-            registry = ContainerOverlays.currentRegistry()
+        if registry == nil && !OverrideScopes.noneActive {
+            if !ContainerOverlays.noneActive {
+                registry = ContainerOverlays.currentRegistry()
+            }
+            // Counted here, off the shared cache: while the word is 0 this
+            // costs nothing more than the check above.
+            if weave_read_mode() & WEAVE_READ_MODE_COUNTING != 0 {
+                ResolveStatistics.count(key)
+            }
         }
         return try resolve(type, key: key, from: registry)
     }

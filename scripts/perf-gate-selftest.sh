@@ -14,8 +14,10 @@ NOPS="${1:-11}"
 COPY="$(mktemp -d "${TMPDIR:-/tmp}/weavedi-gate-selftest.XXXXXX")"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$COPY"' EXIT
 
-# The tracked files as they are in the work tree (uncommitted edits included).
-(cd "$ROOT" && git ls-files -z | xargs -0 -I{} cp --parents {} "$COPY/")
+# The tracked files as they are in the work tree (edits to them included;
+# files not yet added to git are not copied).
+(cd "$ROOT" && git ls-files -z | xargs -0 -I{} cp --parents {} "$COPY/") ||
+    { echo "perf-gate-selftest: could not copy the checkout (a tracked file deleted?)" >&2; exit 1; }
 
 gate_on_copy() {
     set +e
@@ -31,7 +33,7 @@ if ! gate_on_copy; then
     echo "perf-gate-selftest: FAILED: the gate fails an unchanged copy (its counts depend on the checkout's path)" >&2
     exit 1
 fi
-grep -E '^injected\.keypath@10 ' "$COPY/gate.out" >&2
+grep -E '^injected\.keypath@10 ' "$COPY/gate.out" >&2 || true
 
 FILE="$COPY/CSources/CWeaveRegistry/weave_registry.c"
 perl -0pi -e 's/(void \*weave_slot_peek\(weave_slot_t \*slot\) \{\n    section_begin\(\);\n)/$1    __asm__ volatile(".rept '"$NOPS"'\\n\\tnop\\n\\t.endr" ::: "memory");\n/' "$FILE"
@@ -42,7 +44,7 @@ if gate_on_copy; then
     echo "perf-gate-selftest: FAILED: the gate passed a copy with $NOPS instructions planted in every cached read" >&2
     exit 1
 fi
-grep -E '^injected\.keypath@10 ' "$COPY/gate.out" >&2
+grep -E '^injected\.keypath@10 ' "$COPY/gate.out" >&2 || true
 if ! grep -q '^  instructions/op injected.keypath@10:' "$COPY/gate.out"; then
     cat "$COPY/gate.out" >&2
     echo "perf-gate-selftest: FAILED: the gate failed, but not on injected.keypath@10" >&2

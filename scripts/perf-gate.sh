@@ -38,7 +38,8 @@ echo "perf-gate: building Benchmarks (release, without Peers)" >&2
 "${BUILD[@]}" --product weavedi-bench 2>&1 | { grep -v "prohibited flag(s): -D__x86_64__" || true; } >&2
 BIN="$("${BUILD[@]}" --show-bin-path)/weavedi-bench"
 
-OUT="$(mktemp -d "${TMPDIR:-/tmp}/weavedi-perf-gate.XXXXXX")"
+# /tmp, not $TMPDIR: the path's length must not vary (below).
+OUT="$(mktemp -d /tmp/weavedi-perf-gate.XXXXXX)"
 trap 'rm -rf "$OUT"' EXIT
 # Run from a path of the same length wherever the checkout is: the process's
 # heap layout (and with it some paths' hash probes) follows the length of

@@ -134,7 +134,7 @@ final class NearMissTests: DITestCase {
         let message = missDescription(NMSecond.Settings.self)
         XCTAssertTrue(message.contains("no registration for 'Settings'"), message)
         XCTAssertTrue(
-            message.contains("'WeaveDITests.NMFirst.Settings' (a different type with the same name)"), message)
+            message.contains("'WeaveDITests.NMFirst.Settings' (registered under this name in the live container)"), message)
         let report = MissingDependencyReport(
             type: NMSecond.Settings.self, error: .dependencyNotFound(type: "Settings"), container: .live)
         XCTAssertTrue(

@@ -75,7 +75,27 @@ private final class SSlowCleanup: AsyncShutdown {
     }
 }
 
+/// Shuts its own container down again from its cleanup.
+private final class SReentrantCleanup: AsyncShutdown {
+    let container: DIContainer
+    let calls = Atomic<Int>(0)
+    init(container: DIContainer) { self.container = container }
+    func shutdown() async {
+        calls.add(1, ordering: .sequentiallyConsistent)
+        await container.shutdown()
+    }
+}
+
 final class ShutdownTests: XCTestCase {
+    func testACleanupThatShutsItsContainerDownAgainDoesNotWaitForItself() async throws {
+        let container = DIContainer()
+        let service = SReentrantCleanup(container: container)
+        container.register(SReentrantCleanup.self, instance: service)
+        try await within(10) { await container.shutdown() }
+        XCTAssertEqual(service.calls.load(ordering: .sequentiallyConsistent), 1)
+        XCTAssertEqual(container.registrationCount, 0)
+    }
+
     func testAnInstanceUnderTwoTypesShutsDownInDependencyOrder() async {
         let log = ShutdownLog()
         let container = DIContainer()

@@ -24,6 +24,10 @@ private final class MockUserService: UserService {
     func getUser(id: String) -> String { "mock_user_\(id)" }
 }
 
+private class PrewarmAnimal: @unchecked Sendable {}
+private final class PrewarmDog: PrewarmAnimal, @unchecked Sendable {}
+private final class PrewarmCat: PrewarmAnimal, @unchecked Sendable {}
+
 private final class CountingService: Sendable {
     static let built = Atomic<Int>(0)
     init() { Self.built.add(1, ordering: .sequentiallyConsistent) }
@@ -210,6 +214,20 @@ final class AsyncFamilyTests: UpstreamTestCase {
         _ = UnifiedDI.resolve(CountingService.self)
         XCTAssertEqual(built.load(ordering: .sequentiallyConsistent), 1)
         UnifiedDI.prewarm([UserService.self])  // missing: skipped, no crash
+    }
+
+    func testPrewarmBuildsEachElementsOwnTypeWhenTheyShareASuperclass() {
+        let built = Atomic<Int>(0)
+        UnifiedDI.register(PrewarmDog.self, scope: .singleton) {
+            built.add(1, ordering: .sequentiallyConsistent)
+            return PrewarmDog()
+        }
+        UnifiedDI.register(PrewarmCat.self, scope: .singleton) {
+            built.add(10, ordering: .sequentiallyConsistent)
+            return PrewarmCat()
+        }
+        UnifiedDI.prewarm([PrewarmDog.self, PrewarmCat.self])
+        XCTAssertEqual(built.load(ordering: .sequentiallyConsistent), 11)
     }
 
     func testPrewarmTakesAListOfDifferentTypes() {

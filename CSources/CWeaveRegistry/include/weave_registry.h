@@ -141,7 +141,8 @@ void weave_read_mode_overlay_ended(void);
 void weave_read_mode_set_baseline(bool baseline);
 /* The top bit: set while resolves of the live container are counted
  * (UnifiedDI.stats). Like any scope it sends reads off the shared cache to
- * the table, where they are counted; the overlay count never reaches it. */
+ * the table, where they are counted. The overlay count below it would need
+ * 2^31 overlays (2^15 with 32-bit words) to reach it. */
 void weave_read_mode_set_counting(bool counting);
 
 /*

@@ -113,7 +113,7 @@ extension UnifiedDI {
     /// let level = await UnifiedDI.getLogLevel()
     /// ```
     ///
-    /// - Returns: The level last set with ``setLogLevel(_:)``.
+    /// - Returns: The level last set with ``setLogLevel(_:)`` or ``setLogSeverity(_:)``.
     public static func getLogLevel() async -> LogLevel {
         logLevel
     }

@@ -6,22 +6,13 @@ import CWeaveRegistry
 /// they are counted; while it is off that word is 0 and reads pay nothing.
 @usableFromInline
 enum ResolveStatistics {
-    private static let counts = Locked<[TypeKey: (type: Any.Type, count: Int)]>([:])
+    private static let counts = Locked<[ObjectIdentifier: (type: Any.Type, count: Int)]>([:])
 
     @usableFromInline @inline(never)
-    static func count(_ key: TypeKey) {
+    static func count(_ type: Any.Type) {
         counts.withLock { counts in
-            if let present = counts[key] {
-                counts[key] = (present.type, present.count + 1)
-            } else if let type = typeOfKey(key) {
-                counts[key] = (type, 1)
-            }
+            counts[ObjectIdentifier(type), default: (type, 0)].count += 1
         }
-    }
-
-    /// The type a key stands for: keys are type metadata addresses.
-    private static func typeOfKey(_ key: TypeKey) -> Any.Type? {
-        unsafeBitCast(key, to: Any.Type.self)
     }
 
     static var snapshot: [String: Int] {
@@ -111,7 +102,8 @@ extension UnifiedDI {
     /// takes the lock-free path; this turns on and off the counting of
     /// ``stats()`` (resolves per type), off until called. While it is on,
     /// reads skip the shared cache (one table read each, as inside a
-    /// `withInjectedValues` scope): turn it off in production.
+    /// `withInjectedValues` scope, asking the task-locals of scopes and
+    /// overlays): turn it off in production.
     ///
     /// ```swift
     /// UnifiedDI.setAutoOptimization(true)
@@ -123,8 +115,11 @@ extension UnifiedDI {
     }
 
     /// How many times each type (by name) was resolved from the live
-    /// container (`UnifiedDI.resolve`, `@Inject`, `@Injected var x: T`, a
-    /// factory's resolves) while ``setAutoOptimization(_:)`` was on.
+    /// container, or the task's overlay, through `UnifiedDI` (`resolve`,
+    /// `@Inject`, `@Injected var x: T`, factories that read `UnifiedDI`)
+    /// while ``setAutoOptimization(_:)`` was on. Reads through a container
+    /// object (`WeaveDI.Container.live.resolve`, `container.resolve`) are
+    /// not counted; misses are.
     ///
     /// ```swift
     /// UnifiedDI.setAutoOptimization(true)

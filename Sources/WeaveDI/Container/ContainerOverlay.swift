@@ -95,7 +95,7 @@ enum ContainerOverlays {
     @TaskLocal static var current: ContainerOverlayBinding?
 
     @inlinable @inline(__always)
-    static var noneActive: Bool { weave_read_mode() < WEAVE_READ_MODE_ONE_OVERLAY }
+    static var noneActive: Bool { weave_read_mode() & ~WEAVE_READ_MODE_COUNTING < WEAVE_READ_MODE_ONE_OVERLAY }
 
     /// The registry a live read of the current task goes to: its overlay's,
     /// or nil for the live container itself.

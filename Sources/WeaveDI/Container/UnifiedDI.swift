@@ -273,8 +273,11 @@ extension UnifiedDI {
     ///
     /// - Parameter types: The registered types to build.
     public static func prewarm<T: Sendable>(_ types: [T.Type]) {
+        // Each element's own type: `[Dog.self, Cat.self]` may be inferred as
+        // `[Animal.Type]`, and Animal is not what was registered.
         for type in types {
-            _ = resolve(type)
+            let dynamicType: any Sendable.Type = type
+            prewarmOne(dynamicType)
         }
     }
 

@@ -151,9 +151,13 @@ enum LastValidation {
         recorded(for: container)?.problems ?? []
     }
 
-    /// Every path from `name` through the recorded edges (depth-first, a
-    /// node never twice on one path); nil when `container` was not
-    /// validated or `name` is not in its graph.
+    /// At most this many paths: a graph with many shared dependencies has
+    /// exponentially many.
+    static let pathLimit = 32
+
+    /// The paths from `name` through the recorded edges (depth-first, a
+    /// node never twice on one path, at most `pathLimit`); nil when
+    /// `container` was not validated or `name` is not in its graph.
     static func paths(from name: String, for container: DIContainer) -> [[String]]? {
         guard let graph = graph(for: container), graph.nodes.contains(where: { $0.name == name })
         else { return nil }
@@ -161,12 +165,13 @@ enum LastValidation {
         for edge in graph.edges { next[edge.from, default: []].append(edge.to) }
         var paths: [[String]] = []
         func walk(_ path: [String]) {
+            guard paths.count < pathLimit else { return }
             let children = (next[path.last!] ?? []).filter { !path.contains($0) }
             if children.isEmpty {
                 if path.count > 1 { paths.append(path) }
                 return
             }
-            for child in children { walk(path + [child]) }
+            for child in children where paths.count < pathLimit { walk(path + [child]) }
         }
         walk([name])
         return paths

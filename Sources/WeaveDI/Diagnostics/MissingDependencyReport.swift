@@ -35,58 +35,67 @@ enum NearMiss {
     /// asked for), a different type of the same name, and similar names.
     static func suggestions(for asked: Any.Type, in container: DIContainer) -> [String] {
         let askedName = typeName(asked)
-        var found: [String] = []
-        for (registered, entry) in registrations(in: container) where registered != asked {
-            let name = typeName(registered)
+        var found: [(rank: Int, text: String)] = []
+        for (registered, name, entry) in registrations(in: container) where registered != asked {
             if let reason = optionalReason(asked: asked, registered: registered) {
-                found.append("'\(name)' (\(reason))")
+                found.append((0, "'\(name)' (\(reason))"))
             } else if let instance = entry.heldInstance?.value, isInstance(instance, of: asked) {
                 found.append(
-                    "'\(name)' (its instance is a '\(askedName)': resolve \(name).self, or register \(askedName) itself)")
+                    (1, "'\(name)' (its instance is a '\(askedName)': resolve \(name).self, or register \(askedName) itself)"))
             } else if name == askedName {
                 found.append(
-                    "'\(String(reflecting: registered))' (a different type with the same name as the one asked for, "
-                        + "'\(String(reflecting: asked))')")
+                    (
+                        2,
+                        "'\(String(reflecting: registered))' (a different type with the same name as the one asked for, "
+                            + "'\(String(reflecting: asked))')"
+                    ))
             } else if looksSimilar(name, askedName) {
-                found.append("'\(name)' (a similar name)")
+                found.append((3, "'\(name)' (a similar name)"))
             }
-            if found.count == limit { break }
         }
-        return found
+        return ranked(found)
     }
 
     /// The same, from a type's name only (what an error carries): wrapped
     /// or unwrapped Optionals, the same name, similar names, in the live
     /// container and its parents.
     static func suggestions(forName askedName: String) -> [String] {
-        var found: [String] = []
-        for (registered, _) in registrations(in: .live) {
-            let name = typeName(registered)
+        var found: [(rank: Int, text: String)] = []
+        for (registered, name, _) in registrations(in: .live) {
             if name == "Optional<\(askedName)>" {
-                found.append("'\(name)' (registered as an Optional: register \(askedName) itself)")
+                found.append((0, "'\(name)' (registered as an Optional: register \(askedName) itself)"))
             } else if askedName == "Optional<\(name)>" {
-                found.append("'\(name)' (the Optional's wrapped type: resolve \(name).self)")
+                found.append((0, "'\(name)' (the Optional's wrapped type: resolve \(name).self)"))
             } else if name == askedName {
-                found.append("'\(String(reflecting: registered))' (a different type with the same name)")
+                // The error carries a name only: this may be the very type,
+                // registered in the live container while another was asked.
+                found.append(
+                    (2, "'\(String(reflecting: registered))' (registered under this name in the live container)"))
             } else if looksSimilar(name, askedName) {
-                found.append("'\(name)' (a similar name)")
+                found.append((3, "'\(name)' (a similar name)"))
             }
-            if found.count == limit { break }
         }
-        return found
+        return ranked(found)
     }
 
-    private static func registrations(in container: DIContainer) -> [(Any.Type, AnyRegistryEntry)] {
+    /// The closest kinds first, then by text; at most `limit`.
+    private static func ranked(_ found: [(rank: Int, text: String)]) -> [String] {
+        found.sorted { ($0.rank, $0.text) < ($1.rank, $1.text) }.prefix(limit).map(\.text)
+    }
+
+    /// The registrations of `container` and its parents, a type once (the
+    /// nearest registration), with its name.
+    private static func registrations(in container: DIContainer) -> [(Any.Type, String, AnyRegistryEntry)] {
         var seen = Set<ObjectIdentifier>()
-        var result: [(Any.Type, AnyRegistryEntry)] = []
+        var result: [(Any.Type, String, AnyRegistryEntry)] = []
         var current: DIContainer? = container
         while let next = current {
             for entry in next.registry.entries where seen.insert(ObjectIdentifier(entry.type)).inserted {
-                result.append((entry.type, entry))
+                result.append((entry.type, typeName(entry.type), entry))
             }
             current = next.parent
         }
-        return result.sorted { typeName($0.0) < typeName($1.0) }
+        return result
     }
 
     private static func optionalReason(asked: Any.Type, registered: Any.Type) -> String? {

@@ -27,7 +27,8 @@ extension DIContainer {
     /// registrations from its first build. Registrations never built are
     /// released last, without cleanup. The container is empty afterwards;
     /// its parents are not touched. A call made while another is running
-    /// waits for that one and does nothing more.
+    /// waits for that one and does nothing more; one made by a cleanup of
+    /// that run returns at once. The run goes on if the caller is cancelled.
     ///
     /// ```swift
     /// try await app.runService()
@@ -41,16 +42,22 @@ extension DIContainer {
         // share one run: the later ones wait for it and do nothing more, so
         // no instance's cleanup runs twice.
         let id = ObjectIdentifier(self)
-        let (run, started) = ShutdownRuns.running.withLock { runs -> (Task<Void, Never>, Bool) in
-            if let running = runs[id] { return (running, false) }
-            let run = Task { await self.shutdownOnce() }
+        // A cleanup that shuts its own container down again would wait for
+        // the run it is part of: it returns, and that run goes on.
+        if ShutdownRuns.inside.contains(id) { return }
+        let run = ShutdownRuns.running.withLock { runs -> Task<Void, Never> in
+            if let running = runs[id] { return running }
+            let run = Task {
+                await ShutdownRuns.$inside.withValue(ShutdownRuns.inside.union([id])) {
+                    await self.shutdownOnce()
+                }
+                // Removed by the run itself, so no call can find a finished run.
+                ShutdownRuns.running.withLock { _ = $0.removeValue(forKey: id) }
+            }
             runs[id] = run
-            return (run, true)
+            return run
         }
         await run.value
-        if started {
-            ShutdownRuns.running.withLock { _ = $0.removeValue(forKey: id) }
-        }
     }
 
     private func shutdownOnce() async {
@@ -92,9 +99,11 @@ extension DIContainer {
     }
 }
 
-/// The shutdown in progress per container.
+/// The shutdown in progress per container, and the containers whose run
+/// the current task is part of.
 private enum ShutdownRuns {
     static let running = Locked<[ObjectIdentifier: Task<Void, Never>]>([:])
+    @TaskLocal static var inside: Set<ObjectIdentifier> = []
 }
 
 extension UnifiedDI {

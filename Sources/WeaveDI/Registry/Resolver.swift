@@ -110,7 +110,7 @@ enum Resolver {
             // Counted here, off the shared cache: while the word is 0 this
             // costs nothing more than the check above.
             if weave_read_mode() & WEAVE_READ_MODE_COUNTING != 0 {
-                ResolveStatistics.count(key)
+                ResolveStatistics.count(T.self)
             }
         }
         return try resolve(type, key: key, from: registry)

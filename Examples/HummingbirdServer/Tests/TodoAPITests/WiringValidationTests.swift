@@ -28,6 +28,25 @@ final class WiringValidationTests: XCTestCase {
             ])
     }
 
+    /// `explain` for what the handler resolves: which container answers,
+    /// the scope, whether built (the start built the pool and the store),
+    /// and the dependencies the last `validate()` saw. Printed for the log.
+    func testExplainNamesWhatAnswersTheHandlersServices() {
+        _ = UnifiedDI.validate()
+        let presenter = UnifiedDI.explain(TodoPresenter.self)
+        let store = UnifiedDI.explain(TodoStore.self)
+        print(presenter)
+        print(store)
+        XCTAssertEqual(presenter.answeredBy, "the live container")
+        XCTAssertEqual(presenter.scope, .transient)
+        XCTAssertEqual(presenter.dependencyPaths, [["TodoPresenter", "UnitOfWork"]])
+        XCTAssertTrue(presenter.description.contains("dependencies (last validate()): TodoPresenter -> UnitOfWork"), "\(presenter)")
+        XCTAssertEqual(store.scope, .singleton)
+        XCTAssertTrue(store.isAsync)
+        XCTAssertEqual(store.isBuilt, true)
+        XCTAssertTrue(store.description.contains("registration: lazy, async factory, singleton, built"), "\(store)")
+    }
+
     /// The startup check the server can run (`--graph`): `validateAsync()`
     /// builds the async registrations too, in a throwaway copy, so the
     /// store's resolve of the pool is an edge of the graph.

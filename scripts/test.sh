@@ -36,10 +36,30 @@ echo "parallel isolation: 20 of 20 runs passed (200 parallel tests each)"
 
 step "async services with the cooperative pool one thread wide (no build may block a thread)"
 # taskset: libdispatch sizes the cooperative pool by the CPUs the process
-# may use; one CPU gives a pool of one thread (the test below checks it).
-WEAVEDI_EXPECT_ONE_POOL_THREAD=1 LIBDISPATCH_COOPERATIVE_POOL_STRICT=1 taskset -c 0 \
-    swift test --skip-build --filter "AsyncServiceTests|AsyncBuildWindowTests|WeaveDIServiceLifecycleTests" \
-    > /tmp/weavedi-width-one.log 2>&1 || { cat /tmp/weavedi-width-one.log; exit 1; }
+# may use; one CPU gives a pool of one thread. Not always: in 2 of 8 fresh
+# processes on this VM the pool ran two threads at once from the start
+# (measured 2026-11-26), and the pool may widen later in a run when a
+# thread blocks. AsyncAPoolWidthTests runs before the async suites and fails
+# the attempt when the pool is wider than one thread then; such an attempt
+# is run again (at most 5), so the async suites ran with a pool that was
+# one thread wide when they began.
+width_one_passed=0
+for attempt in 1 2 3 4 5; do
+    WEAVEDI_EXPECT_ONE_POOL_THREAD=1 LIBDISPATCH_COOPERATIVE_POOL_STRICT=1 taskset -c 0 \
+        swift test --skip-build --filter "AsyncAPoolWidthTests|AsyncServiceTests|AsyncBuildWindowTests|WeaveDIServiceLifecycleTests" \
+        > /tmp/weavedi-width-one.log 2>&1 && { width_one_passed=1; break; }
+    if grep -q "testTheCooperativePoolIsOneThreadWideInTheWidthOneRun' passed" /tmp/weavedi-width-one.log; then
+        cat /tmp/weavedi-width-one.log
+        echo "width-one run: a test failed with a pool one thread wide" >&2
+        exit 1
+    fi
+    echo "width-one run: attempt $attempt started with a pool wider than one thread; again" >&2
+done
+if [ "$width_one_passed" != 1 ]; then
+    cat /tmp/weavedi-width-one.log
+    echo "width-one run: the pool was wider than one thread in 5 attempts" >&2
+    exit 1
+fi
 grep -E "Executed [0-9]+ tests" /tmp/weavedi-width-one.log | tail -1
 grep -q "testTheCooperativePoolIsOneThreadWideInTheWidthOneRun' passed" /tmp/weavedi-width-one.log ||
     { echo "width-one run: the pool-width check did not pass" >&2; exit 1; }

@@ -44,32 +44,6 @@ extension AsyncBuilds {
 /// to one thread (`LIBDISPATCH_COOPERATIVE_POOL_STRICT=1`): a build that
 /// blocked a thread would then hang it.
 final class AsyncServiceTests: DITestCase {
-    /// The width-one run's own check: scripts/test.sh sets
-    /// WEAVEDI_EXPECT_ONE_POOL_THREAD=1 for it, and this test fails if the
-    /// tasks ran on more than one thread (the other tests would then prove
-    /// nothing about blocked threads).
-    func testTheCooperativePoolIsOneThreadWideInTheWidthOneRun() async throws {
-        guard ProcessInfo.processInfo.environment["WEAVEDI_EXPECT_ONE_POOL_THREAD"] == "1" else {
-            throw XCTSkip("only in scripts/test.sh's width-one run")
-        }
-        final class Threads: Sendable {
-            let seen = Mutex<Set<UInt>>([])
-        }
-        let threads = Threads()
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<64 {
-                group.addTask {
-                    for _ in 0..<4 {
-                        try? await Task.sleep(for: .milliseconds(1))
-                        let thread = UInt(pthread_self())
-                        threads.seen.withLock { _ = $0.insert(thread) }
-                    }
-                }
-            }
-        }
-        XCTAssertEqual(threads.seen.withLock { $0.count }, 1, "the cooperative pool is wider than one thread")
-    }
-
     func testNothingRunsAtRegistrationAndTheFirstResolveBuildsOnce() async throws {
         let builds = Counter()
         UnifiedDI.register(Pool.self, scope: .singleton) {

@@ -24,7 +24,12 @@ final class AsyncAPoolWidthTests: XCTestCase {
         // every try.
         final class Overlap: Sendable {
             let state = Mutex<(running: Int, most: Int)>((0, 0))
-            func enter() { state.withLock { $0.running += 1; $0.most = max($0.most, $0.running) } }
+            func enter() {
+                state.withLock {
+                    $0.running += 1
+                    $0.most = max($0.most, $0.running)
+                }
+            }
             func leave() { state.withLock { $0.running -= 1 } }
         }
         var widths: [Int] = []

@@ -22,15 +22,7 @@ extension DIContainer {
     /// - Returns: The problems found and the dependency graph.
     public func validateAsync() async -> ValidationReport {
         let synchronous = validate()
-        var seen = Set<TypeKey>()
-        var sources: [(key: TypeKey, entry: AnyRegistryEntry)] = []
-        var container: DIContainer? = self
-        while let current = container {
-            for item in current.registry.keyedEntries where seen.insert(item.key).inserted {
-                sources.append(item)
-            }
-            container = current.parent
-        }
+        let sources = reachableEntries
         let throwaway = DIContainer()
         let run = AsyncValidationRun()
         var roots: [(name: String, scope: ProvideScope, clone: AnyRegistryEntry)] = []

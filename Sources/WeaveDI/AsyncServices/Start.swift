@@ -25,17 +25,7 @@ extension DIContainer {
     ///   hung service, sorted by name; `CancellationError` when the calling
     ///   task is cancelled.
     public func start(timeout: Duration) async throws {
-        var seen = Set<TypeKey>()
-        var singletons: [AnyRegistryEntry] = []
-        var container: DIContainer? = self
-        while let current = container {
-            for (key, entry) in current.registry.keyedEntries where seen.insert(key).inserted {
-                if entry.kind == .singleton {
-                    singletons.append(entry)
-                }
-            }
-            container = current.parent
-        }
+        let singletons = reachableEntries.map(\.entry).filter { $0.kind == .singleton }
         var failures = await Self.start(singletons.filter(\.isAsync), timeout: timeout)
         failures += await Self.start(singletons.filter { !$0.isAsync }, timeout: timeout)
         try Task.checkCancellation()

@@ -182,10 +182,8 @@ extension UnifiedDI {
         let container = DIContainer.live
         let recorded = LastValidation.graph(for: container)
         var nodes = Set(recorded?.nodes ?? [])
-        for entry in container.registry.entries {
-            if !nodes.contains(where: { $0.name == typeName(entry.type) }) {
-                nodes.insert(DependencyGraph.Node(name: typeName(entry.type), scope: entry.scope))
-            }
+        for (_, entry) in container.reachableEntries where !nodes.contains(where: { $0.name == typeName(entry.type) }) {
+            nodes.insert(DependencyGraph.Node(name: typeName(entry.type), scope: entry.scope))
         }
         let graph = DependencyGraph(
             nodes: nodes.sorted { $0.name < $1.name }, edges: recorded?.edges ?? [])

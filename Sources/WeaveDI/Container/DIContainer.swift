@@ -349,3 +349,21 @@ extension DIContainer {
         registry.registeredTypes.map { typeName($0) }.sorted()
     }
 }
+
+extension DIContainer {
+    /// The registrations a resolve from this container can reach: its own,
+    /// then each parent's, a key once (the nearest registration wins, as in
+    /// a resolve). For validation, start and diagnostics.
+    var reachableEntries: [(key: TypeKey, entry: AnyRegistryEntry)] {
+        var seen = Set<TypeKey>()
+        var entries: [(key: TypeKey, entry: AnyRegistryEntry)] = []
+        var container: DIContainer? = self
+        while let current = container {
+            for item in current.registry.keyedEntries where seen.insert(item.key).inserted {
+                entries.append(item)
+            }
+            container = current.parent
+        }
+        return entries
+    }
+}

@@ -275,10 +275,7 @@ extension UnifiedDI {
     public static func prewarm<T: Sendable>(_ types: [T.Type]) {
         // Each element's own type: `[Dog.self, Cat.self]` may be inferred as
         // `[Animal.Type]`, and Animal is not what was registered.
-        for type in types {
-            let dynamicType: any Sendable.Type = type
-            prewarmOne(dynamicType)
-        }
+        prewarm(types.map { $0 as any Sendable.Type })
     }
 
     /// Resolves each of several different types once now, so lazy

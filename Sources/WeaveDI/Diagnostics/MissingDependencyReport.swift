@@ -83,19 +83,9 @@ enum NearMiss {
         found.sorted { ($0.rank, $0.text) < ($1.rank, $1.text) }.prefix(limit).map(\.text)
     }
 
-    /// The registrations of `container` and its parents, a type once (the
-    /// nearest registration), with its name.
+    /// The registrations a resolve from `container` can reach, with their names.
     private static func registrations(in container: DIContainer) -> [(Any.Type, String, AnyRegistryEntry)] {
-        var seen = Set<ObjectIdentifier>()
-        var result: [(Any.Type, String, AnyRegistryEntry)] = []
-        var current: DIContainer? = container
-        while let next = current {
-            for entry in next.registry.entries where seen.insert(ObjectIdentifier(entry.type)).inserted {
-                result.append((entry.type, typeName(entry.type), entry))
-            }
-            current = next.parent
-        }
-        return result
+        container.reachableEntries.map { ($0.entry.type, typeName($0.entry.type), $0.entry) }
     }
 
     private static func optionalReason(asked: Any.Type, registered: Any.Type) -> String? {

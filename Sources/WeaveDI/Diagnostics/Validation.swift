@@ -46,15 +46,7 @@ extension DIContainer {
     ///
     /// - Returns: The problems found and the dependency graph.
     public func validate() -> ValidationReport {
-        var seen = Set<TypeKey>()
-        var sources: [(key: TypeKey, entry: AnyRegistryEntry)] = []
-        var container: DIContainer? = self
-        while let current = container {
-            for item in current.registry.keyedEntries where seen.insert(item.key).inserted {
-                sources.append(item)
-            }
-            container = current.parent
-        }
+        let sources = reachableEntries
 
         let run = ValidationRun()
         let throwaway = DIContainer()

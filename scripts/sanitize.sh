@@ -153,9 +153,9 @@ swift_stress() { # swift_stress NAME SCRATCH ENV... : swift test --filter Stress
     local name="$1" scratch="$2" sanitizer status=0
     shift 2
     sanitizer="$([ "$name" = ASan ] && echo address || echo thread)"
-    step "Swift $name stress: swift test --sanitize=$sanitizer --filter Stress, BuildWindowTests, OverlayBuildIsolationTests, AsyncServiceTests, AsyncBuildWindowTests"
+    step "Swift $name stress: swift test --sanitize=$sanitizer --filter Stress, BuildWindowTests, OverlayBuildIsolationTests, AsyncServiceTests, AsyncBuildWindowTests, ShutdownTests, UpstreamStatisticsTests"
     mkdir -p "$scratch"
-    env "$@" swift test --sanitize="$sanitizer" --scratch-path "$scratch" --filter "Stress|BuildWindowTests|OverlayBuildIsolationTests|AsyncServiceTests|AsyncBuildWindowTests" 2>&1 |
+    env "$@" swift test --sanitize="$sanitizer" --scratch-path "$scratch" --filter "Stress|BuildWindowTests|OverlayBuildIsolationTests|AsyncServiceTests|AsyncBuildWindowTests|ShutdownTests|UpstreamStatisticsTests" 2>&1 |
         tee "$scratch/sanitize-swift.log" | sed 's/^/    | /' || status=$?
     if grep -Eq "$REPORT" "$scratch/sanitize-swift.log"; then fail "Swift $name stress: sanitizer report (see $scratch/sanitize-swift.log)"
     elif [ "$status" -ne 0 ]; then fail "Swift $name stress: exit status $status"

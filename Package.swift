@@ -2,6 +2,11 @@
 import CompilerPluginSupport
 import PackageDescription
 
+// Where the registry links the system's Concurrency Kit: with the
+// SystemConcurrencyKit trait, and only on the platforms that have a libck.
+let systemCKPlatforms: [Platform] = [.linux, .macOS]
+let systemCKTraits: Set<String> = ["SystemConcurrencyKit"]
+
 let package = Package(
     name: "WeaveDI",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .macCatalyst(.v18)],
@@ -26,7 +31,14 @@ let package = Package(
         // swift-syntax, which saves minutes per clean release build (the
         // performance gate builds WeaveDI this way).
         .trait(name: "Macros"),
-        .default(enabledTraits: ["SwiftDependencies", "Macros"]),
+        // The C registry on the system's Concurrency Kit (libck-dev, Homebrew's
+        // concurrencykit), as the performance gate measures it. On by default;
+        // without it, or on iOS, tvOS, watchOS, visionOS and Mac Catalyst
+        // (which have no libck to link), the registry compiles its own
+        // implementation of the ck pieces it uses (C11 atomics and pthreads,
+        // CSources/CWeaveRegistry/portable_ck.c) and links no libck.
+        .trait(name: "SystemConcurrencyKit"),
+        .default(enabledTraits: ["SwiftDependencies", "Macros", "SystemConcurrencyKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
@@ -47,9 +59,18 @@ let package = Package(
         ),
         .target(
             name: "CWeaveRegistry",
-            dependencies: ["CConcurrencyKit"],
+            dependencies: [
+                .target(
+                    name: "CConcurrencyKit",
+                    condition: .when(platforms: systemCKPlatforms, traits: systemCKTraits)
+                )
+            ],
             path: "CSources/CWeaveRegistry",
-            cSettings: [.define("_GNU_SOURCE")]
+            cSettings: [
+                .define("_GNU_SOURCE"),
+                // Read by weave_ck.h: the system's ck, else portable_ck.h.
+                .define("WEAVE_SYSTEM_CK", .when(platforms: systemCKPlatforms, traits: systemCKTraits)),
+            ]
         ),
         .macro(
             name: "WeaveDIMacros",

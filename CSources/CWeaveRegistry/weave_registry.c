@@ -1,8 +1,6 @@
 #include "weave_registry.h"
 
-#include <ck_epoch.h>
-#include <ck_hs.h>
-#include <ck_pr.h>
+#include "weave_ck.h"
 
 #include <pthread.h>
 #include <stdlib.h>

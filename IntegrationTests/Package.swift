@@ -12,14 +12,16 @@
 //                   against an older revision of weave_registry.c).
 //
 // Both reach CWeaveRegistry through the WeaveDI product (the C module is not
-// a product of its own), built with `traits: []` so no swift-syntax or
-// swift-dependencies is compiled.
+// a product of its own), built with the SystemConcurrencyKit trait only: the
+// registry on Debian's libck, and no swift-syntax or swift-dependencies.
+// (scripts/sanitize.sh compiles the stress test against the portable layer,
+// portable_ck.c, too.)
 import PackageDescription
 
 let package = Package(
     name: "WeaveDIIntegrationTests",
     dependencies: [
-        .package(name: "WeaveDI", path: "..", traits: [])
+        .package(name: "WeaveDI", path: "..", traits: ["SystemConcurrencyKit"])
     ],
     targets: [
         .executableTarget(

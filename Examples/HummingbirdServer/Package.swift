@@ -11,8 +11,9 @@ let package = Package(
         .executable(name: "hummingbird-server", targets: ["HummingbirdServer"])
     ],
     dependencies: [
-        // No swift-dependencies bridge: this example does not use it.
-        .package(name: "WeaveDI", path: "../..", traits: []),
+        // No swift-dependencies bridge: this example does not use it. The
+        // registry on the system's Concurrency Kit, as a Linux server has it.
+        .package(name: "WeaveDI", path: "../..", traits: ["SystemConcurrencyKit"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],

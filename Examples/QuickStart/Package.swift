@@ -8,7 +8,11 @@ let package = Package(
     name: "QuickStart",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "WeaveDI", path: "../..", traits: [])
+        // The registry on the system's Concurrency Kit, as WeaveDI's defaults
+        // give it: a package copied from here gets the build most apps use.
+        // No swift-dependencies bridge and no macros: the quick start uses
+        // neither.
+        .package(name: "WeaveDI", path: "../..", traits: ["SystemConcurrencyKit"])
     ],
     targets: [
         .executableTarget(

@@ -12,7 +12,8 @@ let package = Package(
     ],
     dependencies: [
         // No swift-dependencies bridge and no macros: this example uses neither.
-        .package(name: "WeaveDI", path: "../..", traits: []),
+        // The registry on the system's Concurrency Kit, as a Linux server has it.
+        .package(name: "WeaveDI", path: "../..", traits: ["SystemConcurrencyKit"]),
         .package(url: "https://github.com/vapor/vapor.git", exact: "4.122.3"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],

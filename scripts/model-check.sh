@@ -9,7 +9,11 @@
 #                   count of writes in progress: a safety run;
 #   async_build.pml the look / join / build / resume protocol of the async
 #                   builds (AsyncBuilds), with cancellations and a failed
-#                   build: a safety run and a liveness run.
+#                   build: a safety run and a liveness run;
+#   portable_epoch.pml  the grace periods of the epoch the registry uses
+#                   without a system Concurrency Kit (portable_ck.c):
+#                   reader sections against a writer's synchronize and a
+#                   deferred free's poll: a safety run and a liveness run.
 #
 # The real protocol must verify with no error, over the full state space.
 # Each mutant (a preprocessor switch, spin -a -DMUTANT_...) must fail, with
@@ -133,6 +137,11 @@ check slot_cache real safety pass
 check slot_cache MUTANT_OLD_PEEK safety 'assertion violated \(v>=floor_(mine|any)\)' -DMUTANT_OLD_PEEK
 check slot_cache MUTANT_PEEK_DURING_WRITE safety 'assertion violated \(v>=floor_(mine|any)\)' \
     -DMUTANT_PEEK_DURING_WRITE
+check portable_epoch real safety pass
+check portable_epoch real liveness pass
+check portable_epoch MUTANT_NO_READER_FENCE safety 'assertion violated +!\(freed\[o\]\)' -DMUTANT_NO_READER_FENCE
+check portable_epoch MUTANT_TARGET_BEFORE_TICK safety 'assertion violated +!\(freed\[o\]\)' -DMUTANT_TARGET_BEFORE_TICK
+check portable_epoch MUTANT_POLL_IGNORES_ACTIVE safety 'assertion violated +!\(freed\[o\]\)' -DMUTANT_POLL_IGNORES_ACTIVE
 
 if [ "$failed" -ne 0 ]; then
     echo "model-check: $failed of $runs runs failed" >&2

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Sanitizer runs, in order, each run even when an earlier one failed:
 #   1. the C stress test (IntegrationTests/Sources/RegistryStress) under
-#      ASan+UBSan and under TSan, plus three mutants that must fail;
+#      ASan+UBSan and under TSan, on ck (WEAVE_SYSTEM_CK) and on the portable
+#      layer the registry uses without a system ck
+#      (CSources/CWeaveRegistry/portable_ck.c), plus mutants that must fail:
+#      three of weave_registry.c on each, two of the portable layer;
 #   2. swift test --filter Stress under ASan and TSan;
 #   3. mutants of the Swift build protocols that the forced-window tests
 #      must reject: buildOnce without its re-check after a claim won
@@ -11,7 +14,9 @@
 # SwiftPM would link Debian's libck.so, which is not instrumented, so ck's
 # epoch and hash-set code would be invisible to the sanitizers. Here ck's own
 # sources (scripts/ck-sources.sh) are compiled in, and the TSan build uses the
-# model of ck_pr/ck_epoch.c described in that script.
+# model of ck_pr/ck_epoch.c described in that script. The portable builds
+# compile portable_ck.c in instead, with no ck source or header and no
+# suppression: its C11 atomics are what TSan understands directly.
 #
 # Usage: scripts/sanitize.sh [--c-only | --swift-only]
 # Environment: WEAVEDI_C_BUILD (C build dir, default .build-c-sanitize), CC
@@ -72,20 +77,35 @@ choose_compilers() { # sets ASAN=(compiler flags...) and TSAN=(compiler flags...
     echo "    TSan: ${TSAN[*]} ($("${TSAN[0]}" --version | head -n1))"
 }
 
-build() { # build OUTPUT REGISTRY.c asan|tsan: the stress test with ck's sources
-    local output="$1" registry="$2" flags epoch="$OUT/ck/src/ck_epoch.c"
+build() { # build OUTPUT SRC asan|tsan ck|portable|portable-bare: the stress test
+    # SRC: the registry's directory (CSources/CWeaveRegistry, or a mutant's
+    # copy of it). portable-bare: the portable layer with weave_registry.c's
+    # __tsan_acquire/__tsan_release renamed to functions that do nothing.
+    local output="$1" src="$2" flags epoch="$OUT/ck/src/ck_epoch.c" layer
     if [ "$3" = asan ]; then
         flags=("${ASAN[@]}" -fsanitize=address,undefined -fno-sanitize-recover=all)
     else
         # 64 epoch records: thread_burst then needs only 200 threads to outnumber
         # them, within TSan's 256 thread slots (see BURST_THREADS in the test).
-        flags=("${TSAN[@]}" -fsanitize=thread -DCK_USE_CC_BUILTINS=1 -DWEAVE_EPOCH_RECORDS_MAX=64 -I"$OUT/tsan-model")
+        flags=("${TSAN[@]}" -fsanitize=thread -DWEAVE_EPOCH_RECORDS_MAX=64)
         epoch="$OUT/tsan-model/src/ck_epoch.c"
     fi
+    case "$4" in
+    ck)
+        [ "$3" = asan ] || flags+=(-DCK_USE_CC_BUILTINS=1 -I"$OUT/tsan-model")
+        layer=(-DWEAVE_SYSTEM_CK -I"$OUT/ck-md" -I"$OUT/ck/include" -I"$OUT/ck/src" "$epoch" "$OUT/ck/src/ck_hs.c")
+        ;;
+    portable) layer=("$src/portable_ck.c") ;;
+    portable-bare)
+        printf 'void weave_noop_acquire(void *p);\nvoid weave_noop_release(void *p);\n%s\n%s\n' \
+            'void weave_noop_acquire(void *p) { (void)p; }' 'void weave_noop_release(void *p) { (void)p; }' >"$OUT/tsan-noop.c"
+        layer=("$src/portable_ck.c" "$OUT/tsan-noop.c" -D__tsan_acquire=weave_noop_acquire -D__tsan_release=weave_noop_release)
+        ;;
+    *) die "build: unknown layer $4" ;;
+    esac
     "${flags[@]}" -std=c11 -Wall -Wextra -g -O1 -fno-omit-frame-pointer -pthread -D_GNU_SOURCE \
-        -DWEAVE_STRESS_HOOKS -I"$OUT/ck-md" -I"$OUT/ck/include" -I"$OUT/ck/src" \
-        -I"$ROOT/CSources/CWeaveRegistry/include" \
-        "$epoch" "$OUT/ck/src/ck_hs.c" "$registry" "$STRESS_C" -o "$output" || die "compiling $output failed"
+        -DWEAVE_STRESS_HOOKS -I"$ROOT/CSources/CWeaveRegistry/include" \
+        "${layer[@]}" "$src/weave_registry.c" "$STRESS_C" -o "$output" || die "compiling $output failed"
 }
 
 run() { # run NAME LOG BINARY: exit 0, no sanitizer report, "N passed, 0 failed"
@@ -99,18 +119,23 @@ run() { # run NAME LOG BINARY: exit 0, no sanitizer report, "N passed, 0 failed"
     fi
 }
 
-mutant() { # mutant NAME FUNCTION FROM TO asan|tsan EXPECTED [VAR=VALUE...]
-    # A copy of weave_registry.c with FROM replaced by TO inside FUNCTION (one
-    # line changed, under $OUT, never the repository file); its stress run
-    # must exit non-zero with EXPECTED in its log: proves the runs can fail.
-    local name="$1" function="$2" from="$3" to="$4" kind="$5" expected="$6" status=0
-    shift 6
+mutant() { # mutant NAME FILE FUNCTION FROM TO asan|tsan LAYER EXPECTED [VAR=VALUE...]
+    # A copy of the registry's sources with FROM replaced by TO inside
+    # FUNCTION of FILE (weave_registry.c, portable_ck.c or portable_ck.h; one
+    # line changed, under $OUT, never the repository's files); its stress run
+    # on LAYER (see build) must exit non-zero with EXPECTED in its log:
+    # proves the runs can fail.
+    local name="$1-$7" file="$2" function="$3" from="$4" to="$5" kind="$6" layer="$7" expected="$8" status=0
+    local source="$ROOT/CSources/CWeaveRegistry/$2"
+    shift 8
     step "mutation check ($name): $function with '$to' must fail"
+    rm -rf "$OUT/$name"
     mkdir -p "$OUT/$name"
-    sed "/^[a-z].*[ *]$function(.*[^;]\$/,/^}/ s|$from|$to|" "$REGISTRY_C" >"$OUT/$name/weave_registry.c"
-    [ "$(diff "$REGISTRY_C" "$OUT/$name/weave_registry.c" | grep -c '^>')" -eq 1 ] ||
-        die "mutation $name: '$from' is not one line of $function (weave_registry.c changed?)"
-    build "$OUT/$name/stress" "$OUT/$name/weave_registry.c" "$kind"
+    cp "$ROOT"/CSources/CWeaveRegistry/*.[ch] "$OUT/$name/"
+    sed "/^[a-z].*[ *]$function(.*[^;]\$/,/^}/ s|$from|$to|" "$source" >"$OUT/$name/$file"
+    [ "$(diff "$source" "$OUT/$name/$file" | grep -c '^>')" -eq 1 ] ||
+        die "mutation $name: '$from' is not one line of $function ($file changed?)"
+    build "$OUT/$name/stress" "$OUT/$name" "$kind" "$layer"
     env "$@" "$OUT/$name/stress" >"$OUT/$name.log" 2>&1 || status=$?
     if [ "$status" -ne 0 ] && grep -q "$expected" "$OUT/$name.log"; then
         echo "    caught: $expected (exit status $status)"
@@ -125,28 +150,56 @@ c_stress() {
     scripts/ck-sources.sh "$OUT"
     choose_compilers
 
-    step "C stress under ASan+UBSan"
-    build "$OUT/stress-asan" "$REGISTRY_C" asan
-    ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1" \
-        UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" run "C ASan stress" "$OUT/asan.log" "$OUT/stress-asan"
+    local src="$ROOT/CSources/CWeaveRegistry" layer suffix
+    for layer in ck portable; do
+        suffix="$([ "$layer" = ck ] || echo "-$layer")"
+        step "C stress under ASan+UBSan ($layer)"
+        build "$OUT/stress-asan$suffix" "$src" asan "$layer"
+        ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1" \
+            UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+            run "C ASan stress ($layer)" "$OUT/asan$suffix.log" "$OUT/stress-asan$suffix"
+    done
 
-    step "C stress under TSan"
-    build "$OUT/stress-tsan" "$REGISTRY_C" tsan
+    step "C stress under TSan (ck)"
+    build "$OUT/stress-tsan" "$src" tsan ck
     TSAN_OPTIONS="suppressions=$SUPP print_suppressions=1 halt_on_error=0 second_deadlock_stack=1" \
-        run "C TSan stress" "$OUT/tsan.log" "$OUT/stress-tsan"
+        run "C TSan stress (ck)" "$OUT/tsan.log" "$OUT/stress-tsan"
+    # No suppressions: nothing in the portable layer is a benign race.
+    step "C stress under TSan (portable)"
+    build "$OUT/stress-tsan-portable" "$src" tsan portable
+    TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" \
+        run "C TSan stress (portable)" "$OUT/tsan-portable.log" "$OUT/stress-tsan-portable"
+    # weave_registry.c states ck's ordering to TSan with __tsan_acquire and
+    # __tsan_release; with those doing nothing, only the portable layer's C11
+    # atomics order the run, and it must still report nothing.
+    step "C stress under TSan (portable, the registry's TSan annotations doing nothing)"
+    build "$OUT/stress-tsan-portable-bare" "$src" tsan portable-bare
+    TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" \
+        run "C TSan stress (portable-bare)" "$OUT/tsan-portable-bare.log" "$OUT/stress-tsan-portable-bare"
 
-    # A write that frees without waiting for readers (record_thread_exit has a barrier of its own).
-    mutant no-grace-period finish_write 'grace_period(record);' '/* mutation */' asan \
+    for layer in ck portable; do
+        # A write that frees without waiting for readers (record_thread_exit has a barrier of its own).
+        mutant no-grace-period weave_registry.c finish_write 'grace_period(record);' '/* mutation */' asan "$layer" \
+            'ERROR: AddressSanitizer: heap-use-after-free' ASAN_OPTIONS=detect_leaks=0:halt_on_error=1
+        # A peek that ignores writes in progress.
+        mutant peek-during-write weave_registry.c weave_slot_peek '(current \& 0xffffffffu)' '(current \& 0xffff0000u)' \
+            asan "$layer" 'served the box cached before a write' WEAVE_STRESS_ONLY=write_in_progress ASAN_OPTIONS=detect_leaks=0
+        # A plain read of a published node's value: readers against writers in
+        # one concurrent round, stopping at the first report (and away from
+        # thread_burst, see run).
+        mutant plain-read weave_registry.c lookup_one 'ck_pr_load_ptr(&node->value)' '(node->value)' tsan "$layer" \
+            'WARNING: ThreadSanitizer: data race' WEAVE_STRESS_ONLY=concurrent_round_1 WEAVE_STRESS_READS=1000 \
+            WEAVE_STRESS_ALLOW_SHORT=1 TSAN_OPTIONS="suppressions=$SUPP halt_on_error=1"
+    done
+    # The portable layer's own: a grace period that waits for no reader, and
+    # a section end whose store does not release the section's reads (only
+    # TSan without the registry's annotations can see the second).
+    mutant grace-waits-for-none portable_ck.c record_blocks \
+        'return epoch_before(atomic_load_explicit(&record->epoch, memory_order_acquire), target);' \
+        '(void)target; return false;' asan portable \
         'ERROR: AddressSanitizer: heap-use-after-free' ASAN_OPTIONS=detect_leaks=0:halt_on_error=1
-    # A peek that ignores writes in progress.
-    mutant peek-during-write weave_slot_peek '(current \& 0xffffffffu)' '(current \& 0xffff0000u)' asan \
-        'served the box cached before a write' WEAVE_STRESS_ONLY=write_in_progress ASAN_OPTIONS=detect_leaks=0
-    # A plain read of a published node's value: readers against writers in
-    # one concurrent round, stopping at the first report (and away from
-    # thread_burst, see run).
-    mutant plain-read lookup_one 'ck_pr_load_ptr(&node->value)' '(node->value)' tsan \
-        'WARNING: ThreadSanitizer: data race' WEAVE_STRESS_ONLY=concurrent_round_1 WEAVE_STRESS_READS=1000 \
-        WEAVE_STRESS_ALLOW_SHORT=1 TSAN_OPTIONS="suppressions=$SUPP halt_on_error=1"
+    mutant relaxed-end portable_ck.h ck_epoch_end 'active, memory_order_release' 'active, memory_order_relaxed' \
+        tsan portable-bare 'WARNING: ThreadSanitizer: data race' TSAN_OPTIONS=halt_on_error=1
 }
 
 swift_stress() { # swift_stress NAME SCRATCH ENV... : swift test --filter Stress under one sanitizer

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures what a write to the C registry costs (a benchmark, not a test):
 # builds IntegrationTests/Sources/WriteLatency/write_latency.c against weave_registry.c at -O2
-# with Debian's libck (as the Swift build links it) and runs it. Prints the
+# with Debian's libck (as the Swift build links it, -DWEAVE_SYSTEM_CK) and runs it. Prints the
 # command, the load average before and after (other builds on the machine
 # inflate the tail; say so when quoting figures) and the figures.
 #
@@ -39,13 +39,15 @@ if [ -n "$REV" ]; then
     mkdir -p "$WORK/src/include"
     git show "$REV:CSources/CWeaveRegistry/weave_registry.c" >"$WORK/src/weave_registry.c"
     git show "$REV:CSources/CWeaveRegistry/include/weave_registry.h" >"$WORK/src/include/weave_registry.h"
+    # Revisions since the portable layer include the ck headers through it.
+    git show "$REV:CSources/CWeaveRegistry/weave_ck.h" >"$WORK/src/weave_ck.h" 2>/dev/null || rm -f "$WORK/src/weave_ck.h"
     SRC="$WORK/src"
     LABEL="$(git rev-parse --short "$REV")"
 else
     SRC="$ROOT/CSources/CWeaveRegistry"
     LABEL="work tree $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- CSources || echo '+changes')"
 fi
-"${CC:-cc}" -std=c11 -O2 -pthread -D_GNU_SOURCE -I"$SRC/include" \
+"${CC:-cc}" -std=c11 -O2 -pthread -D_GNU_SOURCE -DWEAVE_SYSTEM_CK -I"$SRC/include" \
     IntegrationTests/Sources/WriteLatency/write_latency.c "$SRC/weave_registry.c" -lck -o "$WORK/write_latency"
 
 run() {

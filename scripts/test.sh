@@ -67,9 +67,23 @@ grep -q "testTheCooperativePoolIsOneThreadWideInTheWidthOneRun' passed" /tmp/wea
 step "documentation (DocC, warnings are errors)"
 scripts/docs.sh
 
-step "default traits off: build and test (no swift-dependencies bridge, no macros)"
+step "default traits off: build and test the registry without a system Concurrency Kit (portable_ck.c; no swift-dependencies bridge, no macros)"
 swift build --build-tests --disable-default-traits --scratch-path .build-notraits 2>&1 |
     { grep -v "prohibited flag(s): -D__x86_64__" || true; }
+# The test binary and the demo of this build link no libck; the default
+# build's (the "swift test" step's, .build) test binary does.
+links_ck() { ldd "$1" | grep -E 'libck\.so'; }
+for binary in .build-notraits/debug/WeaveDIPackageTests.xctest .build-notraits/debug/weavedi-demo; do
+    if links_ck "$binary"; then
+        echo "$binary, built without SystemConcurrencyKit, links libck" >&2
+        exit 1
+    fi
+    echo "without SystemConcurrencyKit: $binary links no libck"
+done
+if ! links_ck .build/debug/WeaveDIPackageTests.xctest; then
+    echo "the default build (SystemConcurrencyKit) does not link libck" >&2
+    exit 1
+fi
 swift test --skip-build --disable-default-traits --scratch-path .build-notraits 2>&1 |
     { grep -v "prohibited flag(s): -D__x86_64__" || true; }
 

@@ -90,7 +90,7 @@ extension DIContainer {
                 let entry = Unmanaged<AnyRegistryEntry>.fromOpaque(raw).takeRetainedValue()
                 let isBuilt: Bool? = entry.kind == .singleton ? entry.heldInstance != nil : nil
                 return ResolutionExplanation(
-                    type: String(reflecting: type), answeredBy: level == 0 ? name : "parent \(level) of \(name)",
+                    type: qualifiedTypeName(type), answeredBy: level == 0 ? name : "parent \(level) of \(name)",
                     scope: entry.scope, isEager: entry.kind == .prebuilt, isAsync: entry.isAsync, isBuilt: isBuilt,
                     dependencyPaths: LastValidation.paths(from: typeName(type), for: self), nearMisses: [])
             }
@@ -98,7 +98,7 @@ extension DIContainer {
             current = container.parent
         }
         return ResolutionExplanation(
-            type: String(reflecting: type), answeredBy: nil, scope: nil, isEager: false, isAsync: false, isBuilt: nil,
+            type: qualifiedTypeName(type), answeredBy: nil, scope: nil, isEager: false, isAsync: false, isBuilt: nil,
             dependencyPaths: nil, nearMisses: NearMiss.suggestions(for: type, in: self))
     }
 }

@@ -143,22 +143,25 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
         /// is the resolution chain that reached `type`, ending with it.
         case failed(type: String, path: [String], reason: String)
 
-        /// One line: the kind of problem and its chain, e.g.
-        /// `missing: OrderService -> <missing> StripeClient`.
+        /// One line: the kind of problem and its chain, names in full
+        /// (`String(reflecting:)`), e.g.
+        /// `missing: App.OrderService -> <missing> App.StripeClient`.
+        /// The payloads keep the short names the graph uses.
         public var description: String {
+            let q = TypeNames.qualified as (String) -> String
             switch self {
             case .missing(let type, let path):
-                return "missing: " + (path + ["<missing> \(type)"]).joined(separator: " -> ")
+                return "missing: " + (path.map(q) + ["<missing> \(q(type))"]).joined(separator: " -> ")
             case .cycle(let chain):
-                return "cycle: " + chain.joined(separator: " -> ")
+                return "cycle: " + chain.map(q).joined(separator: " -> ")
             case .captive(let path, let dependency, let scope):
-                return "captive dependency: " + (path + ["\(dependency) (\(scope))"]).joined(separator: " -> ")
+                return "captive dependency: " + (path.map(q) + ["\(q(dependency)) (\(scope))"]).joined(separator: " -> ")
                     + ": the singleton keeps one instance of a \(scope)-scoped service"
             case .taskScopeOutsideScope(let type, let path):
-                return "task-scoped outside a scope: " + (path + ["\(type) (task)"]).joined(separator: " -> ")
+                return "task-scoped outside a scope: " + (path.map(q) + ["\(q(type)) (task)"]).joined(separator: " -> ")
                     + ": can only be built inside withTaskScope"
             case .failed(_, let path, let reason):
-                return "failed: " + path.joined(separator: " -> ") + ": the factory threw \(reason)"
+                return "failed: " + path.map(q).joined(separator: " -> ") + ": the factory threw \(reason)"
             }
         }
     }

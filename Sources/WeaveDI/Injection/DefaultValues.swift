@@ -63,10 +63,10 @@ enum DefaultEvaluation {
         let context = ResolutionContext.current
         let marker = ObjectIdentifier(K.self)
         if let start = context.evaluatingDefaults.firstIndex(where: { $0.id == marker }) {
-            let chain = (context.evaluatingDefaults[start...].map(\.name) + [typeName(K.self)])
-                .joined(separator: " -> ")
+            let chain = TypeNames.qualifiedChain(
+                (context.evaluatingDefaults[start...].map(\.name) + [typeName(K.self)]).joined(separator: " -> "))
             fatalError(
-                "WeaveDI: the default of \(typeName(K.self)) reads itself: \(chain). "
+                "WeaveDI: the default of \(qualifiedTypeName(K.self)) reads itself: \(chain). "
                     + "An InjectedKey's liveValue/testValue/previewValue must not read a key "
                     + "whose default reads it back; register one of them instead."
             )

@@ -81,7 +81,7 @@ public final class DIContainer: @unchecked Sendable {
     @discardableResult
     public func register<T: Sendable>(_ type: T.Type, factory: @escaping @Sendable () -> T) -> T {
         let instance = factory()
-        registry.set(PrebuiltEntry<T>(instance, factory: factory), forKey: typeKey(type))
+        store(PrebuiltEntry<T>(instance, factory: factory), for: type)
         DILog.registered(type, scope: nil)
         return instance
     }
@@ -98,7 +98,7 @@ public final class DIContainer: @unchecked Sendable {
     ///   - type: The type to register under.
     ///   - instance: The value to return.
     public func register<T: Sendable>(_ type: T.Type, instance: T) {
-        registry.set(PrebuiltEntry<T>(instance, factory: nil), forKey: typeKey(type))
+        store(PrebuiltEntry<T>(instance, factory: nil), for: type)
         DILog.registered(type, scope: nil)
     }
 
@@ -127,7 +127,7 @@ public final class DIContainer: @unchecked Sendable {
         scope: ProvideScope,
         factory: @escaping @Sendable () -> T
     ) {
-        registry.set(LazyEntry<T>(scope: scope, factory: factory), forKey: typeKey(type))
+        store(LazyEntry<T>(scope: scope, factory: factory), for: type)
         DILog.registered(type, scope: scope)
     }
 
@@ -153,7 +153,7 @@ public final class DIContainer: @unchecked Sendable {
         scope: ProvideScope,
         factory: @escaping @Sendable () throws -> T
     ) {
-        registry.set(LazyEntry<T>(scope: scope, factory: factory), forKey: typeKey(type))
+        store(LazyEntry<T>(scope: scope, factory: factory), for: type)
         DILog.registered(type, scope: scope)
     }
 
@@ -186,7 +186,7 @@ public final class DIContainer: @unchecked Sendable {
         scope: ProvideScope,
         factory: @escaping @Sendable () async throws -> T
     ) {
-        registry.set(LazyEntry<T>(scope: scope, asyncFactory: factory), forKey: typeKey(type))
+        store(LazyEntry<T>(scope: scope, asyncFactory: factory), for: type)
         DILog.registered(type, scope: scope)
     }
 
@@ -308,6 +308,14 @@ public final class DIContainer: @unchecked Sendable {
     /// ```
     public func releaseAll() {
         registry.removeAll()
+    }
+
+    /// Every registration goes through here: the container is then known to
+    /// the near-miss search, which names registrations a resolve cannot
+    /// reach (in a child or a sibling of the container asked).
+    private func store<T>(_ entry: AnyRegistryEntry, for type: T.Type) {
+        registry.set(entry, forKey: typeKey(type))
+        KnownContainers.note(self)
     }
 
     /// Drops this container's registrations and takes `other`'s own

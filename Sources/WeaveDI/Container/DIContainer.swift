@@ -25,6 +25,8 @@ public final class DIContainer: @unchecked Sendable {
     @usableFromInline let registry: Registry
     /// The container this one falls back to on a miss, if any.
     public let parent: DIContainer?
+    /// Whether a registration noted this container in `KnownContainers`.
+    private let isKnown = Atomic<Bool>(false)
 
     /// An empty container with no parent.
     ///
@@ -310,12 +312,17 @@ public final class DIContainer: @unchecked Sendable {
         registry.removeAll()
     }
 
-    /// Every registration goes through here: the container is then known to
-    /// the near-miss search, which names registrations a resolve cannot
-    /// reach (in a child or a sibling of the container asked).
+    /// Every registration goes through here. The first one makes the
+    /// container known to the near-miss search, which names registrations a
+    /// resolve cannot reach (in a child or a sibling of the container
+    /// asked); the others pay one load. Two first registrations at once
+    /// both note it, which `KnownContainers` takes as one.
     private func store<T>(_ entry: AnyRegistryEntry, for type: T.Type) {
         registry.set(entry, forKey: typeKey(type))
-        KnownContainers.note(self)
+        if !isKnown.load(ordering: .relaxed) {
+            isKnown.store(true, ordering: .relaxed)
+            KnownContainers.note(self)
+        }
     }
 
     /// Drops this container's registrations and takes `other`'s own

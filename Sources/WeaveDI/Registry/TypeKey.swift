@@ -28,25 +28,19 @@ func qualifiedTypeName(_ type: Any.Type) -> String {
     return full.replacing(/\(unknown context at \$[0-9a-fA-F]+\)\./, with: "")
 }
 
-/// The qualified name (`qualifiedTypeName`: module and nesting included)
-/// of every type whose short name was taken, so messages print names two
-/// types cannot share while payloads keep the short ones. Off the read path:
+/// The types behind each short name taken, for the qualified names
+/// (`qualifiedTypeName`: module and nesting included) messages print, so two
+/// types read apart while payloads keep the short names. Off the read path:
 /// names are taken for registrations' diagnostics, builds and failures.
 enum TypeNames {
-    private struct Seen {
-        var types = Set<ObjectIdentifier>()
-        var qualified: [String: [String]] = [:]
-    }
-
-    private static let seen = Locked(Seen())
+    /// Short name -> the types seen with it. The qualified names are made
+    /// only when a message asks (a miss that no one prints pays a lookup).
+    private static let seen = Locked<[String: [Any.Type]]>([:])
 
     static func note(_ type: Any.Type, short: String) {
         seen.withLock { seen in
-            guard seen.types.insert(ObjectIdentifier(type)).inserted else { return }
-            let full = qualifiedTypeName(type)
-            if !seen.qualified[short, default: []].contains(full) {
-                seen.qualified[short, default: []].append(full)
-            }
+            if seen[short]?.contains(where: { $0 == type }) == true { return }
+            seen[short, default: []].append(type)
         }
     }
 
@@ -54,7 +48,7 @@ enum TypeNames {
     /// or all of them when several were ("Cache (App.Cache or Billing.Cache)"),
     /// or the short name when none was seen.
     static func qualified(_ short: String) -> String {
-        let all = seen.withLock { $0.qualified[short] ?? [] }.sorted()
+        let all = Set(seen.withLock { $0[short] ?? [] }.map(qualifiedTypeName)).sorted()
         switch all.count {
         case 0: return short
         case 1: return all[0]
@@ -65,11 +59,11 @@ enum TypeNames {
     /// A chain of short names ("A -> B -> A"), each name qualified; a
     /// suffix after the last name (" (deeper than 256)") is kept.
     static func qualifiedChain(_ chain: String) -> String {
-        chain.components(separatedBy: " -> ").map { link in
-            if let range = link.range(of: " (") {
+        chain.split(separator: " -> ", omittingEmptySubsequences: false).map { link in
+            if let range = link.firstRange(of: " (") {
                 return qualified(String(link[..<range.lowerBound])) + link[range.lowerBound...]
             }
-            return qualified(link)
+            return qualified(String(link))
         }.joined(separator: " -> ")
     }
 

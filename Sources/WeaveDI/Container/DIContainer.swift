@@ -1,5 +1,10 @@
 import CWeaveRegistry
+
+#if canImport(Darwin) || PortableAtomics
+import Atomics  // Registry/PlatformAtomic.swift
+#else
 import Synchronization
+#endif
 
 /// A set of registrations, each keyed by the type it provides.
 ///
@@ -26,7 +31,7 @@ public final class DIContainer: @unchecked Sendable {
     /// The container this one falls back to on a miss, if any.
     public let parent: DIContainer?
     /// Whether a registration noted this container in `KnownContainers`.
-    private let isKnown = Atomic<Bool>(false)
+    private let isKnown = PlatformAtomic<Bool>(false)
 
     /// An empty container with no parent.
     ///

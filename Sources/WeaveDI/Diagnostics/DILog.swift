@@ -1,5 +1,10 @@
 import Logging
+
+#if canImport(Darwin) || PortableAtomics
+import Atomics  // Registry/PlatformAtomic.swift
+#else
 import Synchronization
+#endif
 
 /// WeaveDI's diagnostics through swift-log, under the label "WeaveDI".
 ///
@@ -33,7 +38,7 @@ public enum DILog {
     private static let storage = Locked(Logger(label: "WeaveDI"))
     /// Mirrors the logger's level, so a miss (the normal case for a key
     /// with a default) costs one atomic load when debug logging is off.
-    private static let debugEnabled = Atomic<Bool>(Logger(label: "WeaveDI").logLevel <= .debug)
+    private static let debugEnabled = PlatformAtomic<Bool>(Logger(label: "WeaveDI").logLevel <= .debug)
 
     static func registered(_ type: Any.Type, scope: ProvideScope?) {
         guard debugEnabled.load(ordering: .relaxed) else { return }

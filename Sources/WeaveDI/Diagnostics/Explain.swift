@@ -36,7 +36,7 @@ public struct ResolutionExplanation: Sendable, CustomStringConvertible {
     public let nearMisses: [String]
 
     public var description: String {
-        let short = type.split(separator: ".").last.map(String.init) ?? type
+        let short = type.split(separator: Character(".")).last.map(String.init) ?? type
         var lines = ["\(short) (\(type))"]
         guard let answeredBy, let scope else {
             lines.append("  answered by: nothing (a resolve returns nil; resolveThrowing throws dependencyNotFound)")

@@ -140,7 +140,7 @@ enum NearMiss {
     private static func looksSimilar(_ a: String, _ b: String) -> Bool {
         let a = a.lowercased()
         let b = b.lowercased()
-        return a.contains(b) || b.contains(a) || editDistance(a, b) <= max(2, b.count / 4)
+        return a.includes(b) || b.includes(a) || editDistance(a, b) <= max(2, b.count / 4)
     }
 }
 

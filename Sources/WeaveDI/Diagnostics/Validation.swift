@@ -1,4 +1,8 @@
+#if canImport(Darwin) || PortableAtomics
+import Atomics  // Registry/PlatformAtomic.swift
+#else
 import Synchronization
+#endif
 
 extension DIContainer {
     /// Builds every registration of this container (and its parents) once,
@@ -295,13 +299,13 @@ public struct DependencyGraph: Sendable, Equatable {
 
     static func dotQuoted(_ text: String) -> String {
         "\""
-            + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
-            .replacing("\n", with: "\\n") + "\""
+            + text.replacingEvery("\\", with: "\\\\").replacingEvery("\"", with: "\\\"")
+            .replacingEvery("\n", with: "\\n") + "\""
     }
 
     static func mermaidEscaped(_ text: String) -> String {
-        text.replacing("\"", with: "#quot;").replacing("<", with: "#lt;")
-            .replacing(">", with: "#gt;")
+        text.replacingEvery("\"", with: "#quot;").replacingEvery("<", with: "#lt;")
+            .replacingEvery(">", with: "#gt;")
     }
 }
 
@@ -311,7 +315,7 @@ public struct DependencyGraph: Sendable, Equatable {
 final class ValidationRun {
     /// Validations running anywhere: while zero, a missing dependency costs
     /// one load here.
-    @usableFromInline static let running = Atomic<Int>(0)
+    @usableFromInline static let running = PlatformAtomic<Int>(0)
 
     struct Node {
         let name: String
@@ -416,8 +420,8 @@ final class ValidationRun {
     /// A cycle's chain as names, rotated to start at its smallest name, so
     /// the same loop found from different starting points is one problem.
     static func normalizedCycle(_ chain: String) -> [String] {
-        var names = chain.split(separator: " -> ").map(String.init)
-        if let last = names.last, let range = last.firstRange(of: " (deeper than") {
+        var names = chain.pieces(separatedBy: " -> ")
+        if let last = names.last, let range = last.firstOccurrence(of: " (deeper than") {
             names[names.count - 1] = String(last[..<range.lowerBound])
         }
         // The same loop found from different starting points: rotate it to

@@ -1,5 +1,4 @@
 import CWeaveRegistry
-import Synchronization
 
 /// What `@Injected` reads through: one slot per injection key (a key path,
 /// an `InjectedKey` type, a swift-dependencies `DependencyKey` type, or a

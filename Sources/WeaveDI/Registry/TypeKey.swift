@@ -23,9 +23,13 @@ func typeKey<T>(_ type: T.Type) -> TypeKey {
 /// "(unknown context at $…)" that spells a private or local type's scope
 /// by its address, which reads as noise and differs from run to run.
 func qualifiedTypeName(_ type: Any.Type) -> String {
-    let full = String(reflecting: type)
-    guard full.contains("(unknown context at ") else { return full }
-    return full.replacing(/\(unknown context at \$[0-9a-fA-F]+\)\./, with: "")
+    var full = String(reflecting: type)
+    while let start = full.firstOccurrence(of: "(unknown context at $"),
+        let end = full[start.upperBound...].firstOccurrence(of: ").")
+    {
+        full.removeSubrange(start.lowerBound..<end.upperBound)
+    }
+    return full
 }
 
 /// The types behind each short name taken, for the qualified names
@@ -59,11 +63,11 @@ enum TypeNames {
     /// A chain of short names ("A -> B -> A"), each name qualified; a
     /// suffix after the last name (" (deeper than 256)") is kept.
     static func qualifiedChain(_ chain: String) -> String {
-        chain.split(separator: " -> ", omittingEmptySubsequences: false).map { link in
-            if let range = link.firstRange(of: " (") {
+        chain.pieces(separatedBy: " -> ").map { link in
+            if let range = link.firstOccurrence(of: " (") {
                 return qualified(String(link[..<range.lowerBound])) + link[range.lowerBound...]
             }
-            return qualified(String(link))
+            return qualified(link)
         }.joined(separator: " -> ")
     }
 

@@ -9,7 +9,10 @@ let systemCKTraits: Set<String> = ["SystemConcurrencyKit"]
 
 let package = Package(
     name: "WeaveDI",
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .macCatalyst(.v18)],
+    // Upstream WeaveDI's minimums. Nothing above them is needed: atomics come
+    // from swift-atomics on Apple platforms (Sources/WeaveDI/Registry/PlatformAtomic.swift),
+    // and start(timeout:) with its Duration is marked iOS 16 / tvOS 16 / watchOS 9.
+    platforms: [.macOS(.v14), .iOS(.v15), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1), .macCatalyst(.v15)],
     products: [
         .library(name: "WeaveDI", targets: ["WeaveDI"]),
         // Test support (Swift Testing traits, an XCTest base class). A product
@@ -38,12 +41,20 @@ let package = Package(
         // implementation of the ck pieces it uses (C11 atomics and pthreads,
         // CSources/CWeaveRegistry/portable_ck.c) and links no libck.
         .trait(name: "SystemConcurrencyKit"),
+        // Atomics from swift-atomics instead of Synchronization, as Apple
+        // platforms always get them (Sources/WeaveDI/Registry/PlatformAtomic.swift).
+        // Off by default; CI turns it on to test that code on Linux.
+        .trait(name: "PortableAtomics"),
         .default(enabledTraits: ["SwiftDependencies", "Macros", "SystemConcurrencyKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
         .package(url: "https://github.com/pointfreeco/swift-dependencies.git", from: "1.17.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // Atomics on Apple platforms, where Synchronization is above the
+        // declared minimums, and with the PortableAtomics trait
+        // (Sources/WeaveDI/Registry/PlatformAtomic.swift).
+        .package(url: "https://github.com/apple/swift-atomics.git", from: "1.3.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         // Documentation only: `swift package generate-documentation` (scripts/docs.sh).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
@@ -85,6 +96,9 @@ let package = Package(
                 "CWeaveRegistry",
                 .target(name: "WeaveDIMacros", condition: .when(traits: ["Macros"])),
                 .product(name: "Logging", package: "swift-log"),
+                // Imported only on Apple platforms and with PortableAtomics;
+                // linked everywhere (one product cannot carry both conditions).
+                .product(name: "Atomics", package: "swift-atomics"),
                 .product(
                     name: "Dependencies",
                     package: "swift-dependencies",

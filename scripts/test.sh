@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: the format check, the C warning check, the model
-# checks (spin, scripts/model-check.sh), unit,
-# model-based and stress tests, the documentation build, the tests with the
-# default traits off, README's quick start, the IntegrationTests package's
-# build, the sanitizer runs (C stress test and Swift stress tests under ASan
+# checks (spin, scripts/model-check.sh), unit, model-based and stress tests,
+# the documentation build, the tests of the configuration Apple platforms
+# get (no system ck, swift-atomics), README's quick start, the
+# IntegrationTests package's build, the sanitizer runs (C stress test and Swift stress tests under ASan
 # and TSan, scripts/sanitize.sh), the performance gate, and the server
 # examples' builds and tests
 # (scripts/test-examples.sh).
@@ -67,8 +67,8 @@ grep -q "testTheCooperativePoolIsOneThreadWideInTheWidthOneRun' passed" /tmp/wea
 step "documentation (DocC, warnings are errors)"
 scripts/docs.sh
 
-step "default traits off: build and test the registry without a system Concurrency Kit (portable_ck.c; no swift-dependencies bridge, no macros)"
-swift build --build-tests --disable-default-traits --scratch-path .build-notraits 2>&1 |
+step "the configuration Apple platforms get, on Linux: default traits off plus PortableAtomics (the registry without a system Concurrency Kit, portable_ck.c; swift-atomics instead of Synchronization; no swift-dependencies bridge, no macros)"
+swift build --build-tests --traits PortableAtomics --scratch-path .build-notraits 2>&1 |
     { grep -v "prohibited flag(s): -D__x86_64__" || true; }
 # The test binary and the demo of this build link no libck; the default
 # build's (the "swift test" step's, .build) test binary does.
@@ -84,7 +84,14 @@ if ! links_ck .build/debug/WeaveDIPackageTests.xctest; then
     echo "the default build (SystemConcurrencyKit) does not link libck" >&2
     exit 1
 fi
-swift test --skip-build --disable-default-traits --scratch-path .build-notraits 2>&1 |
+# PlatformAtomic is a struct over ManagedAtomic only in the portable build
+# (on Linux by default it is a typealias of Synchronization.Atomic).
+if ! nm .build-notraits/debug/WeaveDIPackageTests.xctest | swift demangle | grep -q 'WeaveDI.PlatformAtomic'; then
+    echo "the PortableAtomics build does not use PlatformAtomic's swift-atomics branch" >&2
+    exit 1
+fi
+echo "PortableAtomics: the test binary uses swift-atomics' ManagedAtomic (WeaveDI.PlatformAtomic)"
+swift test --skip-build --traits PortableAtomics --scratch-path .build-notraits 2>&1 |
     { grep -v "prohibited flag(s): -D__x86_64__" || true; }
 
 step "quick start (README's code, Examples/QuickStart)"

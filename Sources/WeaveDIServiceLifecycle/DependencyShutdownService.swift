@@ -30,6 +30,7 @@ import WeaveDI
 ///
 /// The container is also shut down when the service is cancelled without
 /// a graceful shutdown (the group going away).
+@available(iOS 16, tvOS 16, watchOS 9, macCatalyst 16, *)  // Duration, DIContainer.start(timeout:)
 public struct DependencyLifecycleService: Service {
     private let container: @Sendable () -> DIContainer
     private let startTimeout: Duration?

@@ -99,10 +99,11 @@ final class ContainerTests: DITestCase {
         UnifiedDI.register(ServiceImpl.self) { ServiceImpl() }
         let report = MissingDependencyReport(
             type: Service.self, error: .dependencyNotFound(type: "Service"), container: .live)
-        XCTAssertTrue(report.message.contains("no registration for 'Service'"), report.message)
+        XCTAssertTrue(report.message.contains("no registration for 'WeaveDITests.Service'"), report.message)
         XCTAssertTrue(
             report.message.contains(
-                "look close: 'ServiceImpl' (its instance is a 'Service': resolve ServiceImpl.self, or register Service itself)"),
+                "look close: 'WeaveDITests.ServiceImpl' (its instance is a 'WeaveDITests.Service': "
+                    + "resolve ServiceImpl.self, or register Service itself)"),
             report.message)
         XCTAssertTrue(report.message.contains("UnifiedDI.register(Service.self)"), report.message)
     }

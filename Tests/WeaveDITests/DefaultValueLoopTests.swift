@@ -53,8 +53,8 @@ private final class DefaultLoopReader: @unchecked Sendable {
         let stop = fatalErrorLine(result)
         #expect(
             stop.contains(
-                "the default of DefaultLoopFirstKey reads itself: "
-                    + "DefaultLoopFirstKey -> DefaultLoopSecondKey -> DefaultLoopFirstKey"),
+                "the default of WeaveDITests.DefaultLoopFirstKey reads itself: "
+                    + "WeaveDITests.DefaultLoopFirstKey -> WeaveDITests.DefaultLoopSecondKey -> WeaveDITests.DefaultLoopFirstKey"),
             "\(stop)")
     }
 
@@ -64,7 +64,7 @@ private final class DefaultLoopReader: @unchecked Sendable {
         }
         let stop = fatalErrorLine(result)
         #expect(
-            stop.contains("DefaultLoopFirstKey -> DefaultLoopSecondKey -> DefaultLoopFirstKey"),
+            stop.contains("WeaveDITests.DefaultLoopFirstKey -> WeaveDITests.DefaultLoopSecondKey -> WeaveDITests.DefaultLoopFirstKey"),
             "\(stop)")
     }
 
@@ -74,7 +74,9 @@ private final class DefaultLoopReader: @unchecked Sendable {
         }
         let stop = fatalErrorLine(result)
         #expect(
-            stop.contains("the default of DefaultLoopSelfKey reads itself: DefaultLoopSelfKey -> DefaultLoopSelfKey"),
+            stop.contains(
+                "the default of WeaveDITests.DefaultLoopSelfKey reads itself: WeaveDITests.DefaultLoopSelfKey -> WeaveDITests.DefaultLoopSelfKey"
+            ),
             "\(stop)")
     }
 }

@@ -36,8 +36,8 @@ final class DiagnosticsTests: DITestCase {
         UnifiedDI.register(Service.self) { ServiceImpl() }
         XCTAssertNil(UnifiedDI.resolve(Double.self))
         let messages = log.entries.map { "\($0.message)" }
-        XCTAssertTrue(messages.contains("registered Service"), "\(messages)")
-        XCTAssertTrue(messages.contains("no registration for Double"), "\(messages)")
+        XCTAssertTrue(messages.contains("registered WeaveDITests.Service"), "\(messages)")
+        XCTAssertTrue(messages.contains("no registration for Swift.Double"), "\(messages)")
     }
 
     func testDefaultLevelIsQuietForHitsMissesAndRegistrations() {
@@ -59,7 +59,9 @@ final class DiagnosticsTests: DITestCase {
         _ = UnifiedDI.resolve(RequestContext.self)
         let levels = log.entries.map(\.level)
         XCTAssertTrue(
-            log.entries.contains { $0.level == .error && "\($0.message)".contains("CycleA -> CycleB -> CycleA") },
+            log.entries.contains {
+                $0.level == .error && "\($0.message)".contains("WeaveDITests.CycleA -> WeaveDITests.CycleB -> WeaveDITests.CycleA")
+            },
             "\(log.entries)")
         XCTAssertTrue(levels.contains(.warning), "\(log.entries)")
     }
@@ -76,6 +78,7 @@ enum NMFirst {
 enum NMSecond {
     struct Settings: Sendable {}
 }
+private struct NMPrivateConfig: Sendable {}
 
 final class NearMissTests: DITestCase {
     private var saved: Logging.Logger?
@@ -107,11 +110,12 @@ final class NearMissTests: DITestCase {
         let log = debugLog()
         UnifiedDI.register(NMConfig?.self) { NMConfig() }
         let message = missDescription(NMConfig.self)
-        XCTAssertTrue(message.contains("no registration for 'NMConfig'"), message)
-        XCTAssertTrue(message.contains("'Optional<NMConfig>' (registered as an Optional: register NMConfig itself)"), message)
+        XCTAssertTrue(message.contains("no registration for 'WeaveDITests.NMConfig'"), message)
+        XCTAssertTrue(
+            message.contains("'Swift.Optional<WeaveDITests.NMConfig>' (registered as an Optional: register NMConfig itself)"), message)
         let logged = log.entries.map { "\($0.message)" }
         XCTAssertTrue(
-            logged.contains { $0.contains("no registration for NMConfig;") && $0.contains("registered as an Optional") },
+            logged.contains { $0.contains("no registration for WeaveDITests.NMConfig;") && $0.contains("registered as an Optional") },
             "\(logged)")
     }
 
@@ -122,17 +126,19 @@ final class NearMissTests: DITestCase {
         let logged = log.entries.map { "\($0.message)" }
         XCTAssertTrue(
             logged.contains {
-                $0.contains("'NMService' (its instance is a 'NMServiceImpl': resolve NMService.self, or register NMServiceImpl itself)")
+                $0.contains(
+                    "'WeaveDITests.NMService' (its instance is a 'WeaveDITests.NMServiceImpl': resolve NMService.self, "
+                        + "or register NMServiceImpl itself)")
             }, "\(logged)")
         let report = MissingDependencyReport(
             type: NMServiceImpl.self, error: .dependencyNotFound(type: "NMServiceImpl"), container: .live)
-        XCTAssertTrue(report.message.contains("its instance is a 'NMServiceImpl'"), report.message)
+        XCTAssertTrue(report.message.contains("its instance is a 'WeaveDITests.NMServiceImpl'"), report.message)
     }
 
     func testADifferentTypeWithTheSameNameIsNamedInFull() {
         UnifiedDI.register(NMFirst.Settings.self) { NMFirst.Settings() }
         let message = missDescription(NMSecond.Settings.self)
-        XCTAssertTrue(message.contains("no registration for 'Settings'"), message)
+        XCTAssertTrue(message.contains("no registration for 'WeaveDITests.NMSecond.Settings'"), message)
         XCTAssertTrue(
             message.contains("'WeaveDITests.NMFirst.Settings' (registered under this name in the live container)"), message)
         let report = MissingDependencyReport(
@@ -141,6 +147,81 @@ final class NearMissTests: DITestCase {
             report.message.contains(
                 "'WeaveDITests.NMFirst.Settings' (a different type with the same name as the one asked for, 'WeaveDITests.NMSecond.Settings')"
             ), report.message)
+    }
+
+    func testATypeRegisteredInAChildIsNamedWhenTheParentIsAsked() {
+        let child = WeaveDI.Container.live.createChild()
+        child.register(NMConfig.self) { NMConfig() }
+        let report = MissingDependencyReport(
+            type: NMConfig.self, error: .dependencyNotFound(type: "NMConfig"), container: .live)
+        XCTAssertTrue(
+            report.message.contains(
+                "'WeaveDITests.NMConfig' (registered in a child of the live container, which a resolve from this "
+                    + "container never reads"), report.message)
+        XCTAssertTrue(
+            missDescription(NMConfig.self).contains(
+                "'WeaveDITests.NMConfig' (registered under this name in a child of the live container, "
+                    + "which a resolve from the live container never reads)"), missDescription(NMConfig.self))
+        withExtendedLifetime(child) {}
+    }
+
+    func testATypeRegisteredInASiblingIsNamed() {
+        let parent = DIContainer()
+        let feature = parent.createChild()
+        let other = parent.createChild()
+        other.register(NMConfig.self) { NMConfig() }
+        let suggestions = NearMiss.suggestions(for: NMConfig.self, in: feature)
+        XCTAssertEqual(
+            suggestions.first?.hasPrefix(
+                "'WeaveDITests.NMConfig' (registered in a sibling branch of the container asked "
+                    + "(both descend from a parent of the container asked)"), true, "\(suggestions)")
+        let unrelated = DIContainer()
+        XCTAssertTrue(
+            NearMiss.suggestions(for: NMConfig.self, in: unrelated).contains {
+                $0.contains("registered in another container (not a parent or child of the container asked)")
+            })
+        // A parent's registration answers a child's resolve: no suggestion.
+        XCTAssertNotNil(other.resolve(NMConfig.self))
+        withExtendedLifetime((parent, feature, other)) {}
+    }
+
+    func testAContainerGoneIsNotSuggested() {
+        do {
+            let child = WeaveDI.Container.live.createChild()
+            child.register(NMConfig.self) { NMConfig() }
+        }
+        let suggestions = NearMiss.suggestions(for: NMConfig.self, in: .live)
+        XCTAssertFalse(suggestions.contains { $0.contains("child") }, "\(suggestions)")
+    }
+
+    func testMessagesNameTypesInFullAndPayloadsKeepShortNames() {
+        UnifiedDI.register(NMFirst.Settings.self, scope: .transient) {
+            _ = UnifiedDI.resolve(NMSecond.Settings.self)
+            return NMFirst.Settings()
+        }
+        UnifiedDI.register(NMSecond.Settings.self, scope: .transient) {
+            _ = UnifiedDI.resolve(NMFirst.Settings.self)
+            return NMSecond.Settings()
+        }
+        do {
+            _ = try UnifiedDI.resolveThrowing(NMFirst.Settings.self)
+            XCTFail("a cycle resolved")
+        } catch {
+            // Upstream's spelling in the payload, which code matches on...
+            XCTAssertEqual(error, .circularDependency(chain: "Settings -> Settings -> Settings"))
+            // ...and the message names both types apart.
+            XCTAssertTrue(
+                error.description.contains(
+                    "circular dependency: Settings (WeaveDITests.NMFirst.Settings or WeaveDITests.NMSecond.Settings)"),
+                error.description)
+        }
+        let report = UnifiedDI.validate()
+        XCTAssertTrue("\(report)".contains("cycle: Settings (WeaveDITests.NMFirst.Settings or "), "\(report)")
+
+        let missing = DIError.missing(NMPrivateConfig.self)
+        XCTAssertEqual(missing, .dependencyNotFound(type: "NMPrivateConfig"))
+        XCTAssertTrue(missing.description.contains("no registration for 'WeaveDITests.NMPrivateConfig'"), missing.description)
+        XCTAssertFalse(missing.description.contains("unknown context"), missing.description)
     }
 
     func testNothingCloseMeansNoSuggestions() {

@@ -28,7 +28,10 @@ private final class InjectedCycleEntry: @unchecked Sendable {
             _ = InjectedCycleEntry().first
         }
         let stop = fatalErrorLine(result)
-        #expect(stop.contains("circular dependency: InjectedCycleFirst -> InjectedCycleSecond -> InjectedCycleFirst"), "\(stop)")
+        #expect(
+            stop.contains(
+                "circular dependency: WeaveDITests.InjectedCycleFirst -> WeaveDITests.InjectedCycleSecond -> WeaveDITests.InjectedCycleFirst"
+            ), "\(stop)")
         #expect(!stop.contains("registered"), "\(stop)")
     }
 
@@ -42,7 +45,10 @@ private final class InjectedCycleEntry: @unchecked Sendable {
             _ = UnifiedDI.resolve(InjectedCycleSecond.self)
         }
         let stop = fatalErrorLine(result)
-        #expect(stop.contains("circular dependency: InjectedCycleSecond -> InjectedCycleFirst -> InjectedCycleSecond"), "\(stop)")
+        #expect(
+            stop.contains(
+                "circular dependency: WeaveDITests.InjectedCycleSecond -> WeaveDITests.InjectedCycleFirst -> WeaveDITests.InjectedCycleSecond"
+            ), "\(stop)")
         #expect(!stop.contains("registered"), "\(stop)")
     }
 }

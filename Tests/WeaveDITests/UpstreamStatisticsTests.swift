@@ -71,7 +71,7 @@ final class UpstreamStatisticsTests: DITestCase {
         XCTAssertTrue(UnifiedDI.autoGraph().contains("\"SUser\" -> \"SSingleton\""), UnifiedDI.autoGraph())
         XCTAssertEqual(UnifiedDI.circularDependencies(), ["SCycleA -> SCycleB -> SCycleA"])
         let issues = await UnifiedDI.typeSafetyIssues
-        XCTAssertEqual(issues["SCycleA"]?.issue, "cycle: SCycleA -> SCycleB -> SCycleA")
+        XCTAssertEqual(issues["SCycleA"]?.issue, "cycle: WeaveDITests.SCycleA -> WeaveDITests.SCycleB -> WeaveDITests.SCycleA")
     }
 
     func testRegistryHealthCountsTheOneStore() async {

@@ -82,7 +82,8 @@ final class ValidationTests: XCTestCase {
         XCTAssertEqual(report.problems.count, 4, "\(report)")
         XCTAssertFalse(report.isValid)
         XCTAssertTrue(
-            "\(report)".contains("missing: VOrderService -> VPaymentService -> <missing> VStripeClient"), "\(report)")
+            "\(report)".contains(
+                "missing: WeaveDITests.VOrderService -> WeaveDITests.VPaymentService -> <missing> WeaveDITests.VStripeClient"), "\(report)")
     }
 
     /// The same graph, its factories reading the container they captured
@@ -251,8 +252,8 @@ final class ValidationTests: XCTestCase {
         _ = container.resolve(VCache.self)
         XCTAssertTrue(
             handler.entries.contains {
-                $0.level == .debug && "\($0.message)".contains("captive dependency: singleton VCache")
-                    && "\($0.message)".contains("transient-scoped VRequestID")
+                $0.level == .debug && "\($0.message)".contains("captive dependency: singleton WeaveDITests.VCache")
+                    && "\($0.message)".contains("transient-scoped WeaveDITests.VRequestID")
             },
             "\(handler.entries)")
     }

@@ -391,7 +391,8 @@ final class LogLevelTests: UpstreamTestCase {
         XCTAssertEqual(DILog.logger.logLevel, .debug)
         XCTAssertEqual(UnifiedDI.logLevel, .all)
         UnifiedDI.register(UserService.self) { UserServiceImpl() }
-        XCTAssertTrue(handler.entries.contains { "\($0.message)".contains("registered UserService") }, "\(handler.entries)")
+        XCTAssertTrue(
+            handler.entries.contains { "\($0.message)".contains("registered WeaveDIUpstreamAPITests.UserService") }, "\(handler.entries)")
 
         handler.clear()
         UnifiedDI.setLogLevel(.off)

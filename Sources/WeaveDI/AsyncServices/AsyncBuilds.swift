@@ -1,5 +1,10 @@
 import CWeaveRegistry
+
+#if canImport(Darwin) || PortableAtomics
+import Atomics  // Registry/PlatformAtomic.swift
+#else
 import Synchronization
+#endif
 
 /// The async factories that led to the current task, outermost first, and
 /// the build this task runs for. Task-locals: an async factory hops threads,
@@ -290,7 +295,7 @@ extension Resolver {
     /// an async resolve is a synchronous read and, only for an async
     /// registration not built yet, its build; else it also reports what it
     /// resolves to the validation.
-    @usableFromInline static let asyncValidations = Atomic<Int>(0)
+    @usableFromInline static let asyncValidations = PlatformAtomic<Int>(0)
 
     /// The async resolve of the live container (`registry` nil) or of
     /// `registry`: a synchronous read first (a built instance, any

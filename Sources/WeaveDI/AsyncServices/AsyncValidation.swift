@@ -1,4 +1,8 @@
+#if canImport(Darwin) || PortableAtomics
+import Atomics  // Registry/PlatformAtomic.swift
+#else
 import Synchronization
+#endif
 
 extension DIContainer {
     /// ``validate()``, and then every async registration built once too,
@@ -126,7 +130,7 @@ final class AsyncValidationRun: Sendable {
                 if !records.cycles.contains(cycle) { records.cycles.append(cycle) }
             case .factoryFailed(let type, let chain, let failure):
                 let problem = ValidationReport.Problem.failed(
-                    type: type, path: chain.split(separator: " -> ").map(String.init), reason: failure.description)
+                    type: type, path: chain.pieces(separatedBy: " -> "), reason: failure.description)
                 if !records.failures.contains(problem) { records.failures.append(problem) }
             case .noActiveScope(let type):
                 let problem = ValidationReport.Problem.taskScopeOutsideScope(type: type, path: [root])

@@ -1,3 +1,4 @@
+@available(iOS 16, tvOS 16, watchOS 9, macCatalyst 16, *)  // Duration
 extension DIContainer {
     /// Builds every `.singleton` registration of this container and its
     /// parents, synchronous and async, before the first request, and throws
@@ -95,6 +96,7 @@ extension DIContainer {
     }
 }
 
+@available(iOS 16, tvOS 16, watchOS 9, macCatalyst 16, *)  // Duration
 extension UnifiedDI {
     /// ``DIContainer/start(timeout:)`` of the live container: builds every
     /// singleton, sync and async, dependencies first and independent ones

@@ -31,7 +31,7 @@ extension UnifiedDI {
     ) async -> T {
         if scope != .singleton {
             DILog.logger.warning(
-                "registerAsync(\(typeName(type))): an async factory runs once; scope .\(scope) is kept as .singleton"
+                "registerAsync(\(qualifiedTypeName(type))): an async factory runs once; scope .\(scope) is kept as .singleton"
             )
         }
         let instance = await factory()

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A place for an app's registrations to run from at launch.
 ///
 /// Feature modules add their registrations where they are declared, and the

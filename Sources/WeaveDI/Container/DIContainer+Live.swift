@@ -1,5 +1,4 @@
 import CWeaveRegistry
-import Synchronization
 
 /// The namespace upstream WeaveDI code spells its container with:
 /// `WeaveDI.Container` is ``DIContainer``.

@@ -1,5 +1,10 @@
 import CWeaveRegistry
+
+#if canImport(Darwin) || PortableAtomics
+import Atomics  // Registry/PlatformAtomic.swift
+#else
 import Synchronization
+#endif
 
 /// A set of registrations, each keyed by the type it provides.
 ///
@@ -25,6 +30,8 @@ public final class DIContainer: @unchecked Sendable {
     @usableFromInline let registry: Registry
     /// The container this one falls back to on a miss, if any.
     public let parent: DIContainer?
+    /// Whether a registration noted this container in `KnownContainers`.
+    private let isKnown = PlatformAtomic<Bool>(false)
 
     /// An empty container with no parent.
     ///
@@ -81,7 +88,7 @@ public final class DIContainer: @unchecked Sendable {
     @discardableResult
     public func register<T: Sendable>(_ type: T.Type, factory: @escaping @Sendable () -> T) -> T {
         let instance = factory()
-        registry.set(PrebuiltEntry<T>(instance, factory: factory), forKey: typeKey(type))
+        store(PrebuiltEntry<T>(instance, factory: factory), for: type)
         DILog.registered(type, scope: nil)
         return instance
     }
@@ -98,7 +105,7 @@ public final class DIContainer: @unchecked Sendable {
     ///   - type: The type to register under.
     ///   - instance: The value to return.
     public func register<T: Sendable>(_ type: T.Type, instance: T) {
-        registry.set(PrebuiltEntry<T>(instance, factory: nil), forKey: typeKey(type))
+        store(PrebuiltEntry<T>(instance, factory: nil), for: type)
         DILog.registered(type, scope: nil)
     }
 
@@ -127,7 +134,7 @@ public final class DIContainer: @unchecked Sendable {
         scope: ProvideScope,
         factory: @escaping @Sendable () -> T
     ) {
-        registry.set(LazyEntry<T>(scope: scope, factory: factory), forKey: typeKey(type))
+        store(LazyEntry<T>(scope: scope, factory: factory), for: type)
         DILog.registered(type, scope: scope)
     }
 
@@ -153,7 +160,7 @@ public final class DIContainer: @unchecked Sendable {
         scope: ProvideScope,
         factory: @escaping @Sendable () throws -> T
     ) {
-        registry.set(LazyEntry<T>(scope: scope, factory: factory), forKey: typeKey(type))
+        store(LazyEntry<T>(scope: scope, factory: factory), for: type)
         DILog.registered(type, scope: scope)
     }
 
@@ -186,7 +193,7 @@ public final class DIContainer: @unchecked Sendable {
         scope: ProvideScope,
         factory: @escaping @Sendable () async throws -> T
     ) {
-        registry.set(LazyEntry<T>(scope: scope, asyncFactory: factory), forKey: typeKey(type))
+        store(LazyEntry<T>(scope: scope, asyncFactory: factory), for: type)
         DILog.registered(type, scope: scope)
     }
 
@@ -308,6 +315,19 @@ public final class DIContainer: @unchecked Sendable {
     /// ```
     public func releaseAll() {
         registry.removeAll()
+    }
+
+    /// Every registration goes through here. The first one makes the
+    /// container known to the near-miss search, which names registrations a
+    /// resolve cannot reach (in a child or a sibling of the container
+    /// asked); the others pay one load. Two first registrations at once
+    /// both note it, which `KnownContainers` takes as one.
+    private func store<T>(_ entry: AnyRegistryEntry, for type: T.Type) {
+        registry.set(entry, forKey: typeKey(type))
+        if !isKnown.load(ordering: .relaxed) {
+            isKnown.store(true, ordering: .relaxed)
+            KnownContainers.note(self)
+        }
     }
 
     /// Drops this container's registrations and takes `other`'s own

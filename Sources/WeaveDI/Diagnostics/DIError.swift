@@ -2,8 +2,10 @@
 ///
 /// Thrown by the throwing routes (`UnifiedDI.resolveThrowing(_:)`,
 /// ``DIContainer/resolveThrowing(_:)``, `@SafeInject`'s `getValue()`);
-/// the optional routes turn it into nil. Type names are spelled as
-/// `String(describing:)` spells them.
+/// the optional routes turn it into nil. The payloads spell type names as
+/// `String(describing:)` does (upstream WeaveDI's spelling, which code
+/// matches on); ``description`` prints them in full (`String(reflecting:)`,
+/// module and nesting included), so two types of the same name read apart.
 ///
 /// ```swift
 /// do {
@@ -56,25 +58,27 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
         return .dependencyNotFound(type: typeName(type))
     }
 
-    /// A message that names the type and says what to do.
+    /// A message that names the type in full and says what to do.
     public var description: String {
         switch self {
-        case .dependencyNotFound(let type):
-            let close = NearMiss.suggestions(forName: type)
+        case .dependencyNotFound(let short):
+            let type = TypeNames.qualified(short)
+            let close = NearMiss.suggestions(forName: short)
             return "WeaveDI: no registration for '\(type)'. "
                 + (close.isEmpty ? "" : "Registered that looks close: \(close.joined(separator: "; ")). ")
-                + "Register it first, e.g. UnifiedDI.register(\(type).self) { ... }"
+                + "Register it first, e.g. UnifiedDI.register(\(short).self) { ... }"
         case .circularDependency(let chain):
-            return "WeaveDI: circular dependency: \(chain)"
+            return "WeaveDI: circular dependency: \(TypeNames.qualifiedChain(chain))"
         case .registrationFailed(let type, let reason):
-            return "WeaveDI: registering '\(type)' failed: \(reason)"
+            return "WeaveDI: registering '\(TypeNames.qualified(type))' failed: \(reason)"
         case .noActiveScope(let type):
-            return "WeaveDI: '\(type)' is task-scoped but was resolved outside "
+            return "WeaveDI: '\(TypeNames.qualified(type))' is task-scoped but was resolved outside "
                 + "withTaskScope { ... }"
         case .factoryFailed(let type, let chain, let error):
-            return "WeaveDI: the factory of '\(type)' threw \(error) (resolving \(chain))"
+            return "WeaveDI: the factory of '\(TypeNames.qualified(type))' threw \(error) "
+                + "(resolving \(TypeNames.qualifiedChain(chain)))"
         case .asyncRegistration(let type):
-            return "WeaveDI: '\(type)' has an async factory and is not built yet: resolve it with "
+            return "WeaveDI: '\(TypeNames.qualified(type))' has an async factory and is not built yet: resolve it with "
                 + "try await UnifiedDI.resolveAsyncThrowing(\(type).self), or build it at startup "
                 + "with try await UnifiedDI.start(timeout:)"
         case .startFailed(let failures):
@@ -148,11 +152,13 @@ public struct StartFailure: Sendable, Equatable, CustomStringConvertible {
     /// Whether the build was still running when the timeout ran out.
     public var timedOut: Bool { error == nil }
 
-    /// One line: the type, what happened, and the chain.
+    /// One line: the type, what happened, and the chain, names in full.
     public var description: String {
+        let name = TypeNames.qualified(type)
+        let chain = TypeNames.qualifiedChain(chain)
         if let error {
-            return "\(type): failed (\(chain)): \(error.description)"
+            return "\(name): failed (\(chain)): \(error.description)"
         }
-        return "\(type): not built within the timeout (waiting on \(chain))"
+        return "\(name): not built within the timeout (waiting on \(chain))"
     }
 }

@@ -1,5 +1,10 @@
 import Logging
+
+#if canImport(Darwin) || PortableAtomics
+import Atomics  // Registry/PlatformAtomic.swift
+#else
 import Synchronization
+#endif
 
 /// WeaveDI's diagnostics through swift-log, under the label "WeaveDI".
 ///
@@ -33,13 +38,13 @@ public enum DILog {
     private static let storage = Locked(Logger(label: "WeaveDI"))
     /// Mirrors the logger's level, so a miss (the normal case for a key
     /// with a default) costs one atomic load when debug logging is off.
-    private static let debugEnabled = Atomic<Bool>(Logger(label: "WeaveDI").logLevel <= .debug)
+    private static let debugEnabled = PlatformAtomic<Bool>(Logger(label: "WeaveDI").logLevel <= .debug)
 
     static func registered(_ type: Any.Type, scope: ProvideScope?) {
         guard debugEnabled.load(ordering: .relaxed) else { return }
         let logger = logger
         guard logger.logLevel <= .debug else { return }
-        logger.debug("registered \(typeName(type))", metadata: ["scope": "\(scope.map { "\($0)" } ?? "eager")"])
+        logger.debug("registered \(qualifiedTypeName(type))", metadata: ["scope": "\(scope.map { "\($0)" } ?? "eager")"])
     }
 
     static func miss(_ type: Any.Type) {
@@ -49,8 +54,8 @@ public enum DILog {
         let close = NearMiss.suggestions(for: type, in: .live)
         logger.debug(
             close.isEmpty
-                ? "no registration for \(typeName(type))"
-                : "no registration for \(typeName(type)); registered that looks close: \(close.joined(separator: "; "))")
+                ? "no registration for \(qualifiedTypeName(type))"
+                : "no registration for \(qualifiedTypeName(type)); registered that looks close: \(close.joined(separator: "; "))")
     }
 
     static func failure(_ error: DIError) {
@@ -76,13 +81,13 @@ public enum DILog {
         guard debugEnabled.load(ordering: .relaxed) else { return }
         let logger = logger
         guard logger.logLevel <= .debug else { return }
-        let owner = singleton.map(typeName) ?? "a singleton"
+        let owner = singleton.map { qualifiedTypeName($0) } ?? "a singleton"
         logger.debug(
-            "captive dependency: singleton \(owner) resolved the \(kind)-scoped \(typeName(dependency)) while being built and keeps that instance for as long as it lives"
+            "captive dependency: singleton \(owner) resolved the \(kind)-scoped \(qualifiedTypeName(dependency)) while being built and keeps that instance for as long as it lives"
         )
     }
 
     @usableFromInline static func scopeLeak(_ type: Any.Type) {
-        logger.warning("\(typeName(type)) is task-scoped but was resolved outside withTaskScope")
+        logger.warning("\(qualifiedTypeName(type)) is task-scoped but was resolved outside withTaskScope")
     }
 }

@@ -36,7 +36,7 @@ public struct ResolutionExplanation: Sendable, CustomStringConvertible {
     public let nearMisses: [String]
 
     public var description: String {
-        let short = type.split(separator: ".").last.map(String.init) ?? type
+        let short = type.split(separator: Character(".")).last.map(String.init) ?? type
         var lines = ["\(short) (\(type))"]
         guard let answeredBy, let scope else {
             lines.append("  answered by: nothing (a resolve returns nil; resolveThrowing throws dependencyNotFound)")
@@ -90,7 +90,7 @@ extension DIContainer {
                 let entry = Unmanaged<AnyRegistryEntry>.fromOpaque(raw).takeRetainedValue()
                 let isBuilt: Bool? = entry.kind == .singleton ? entry.heldInstance != nil : nil
                 return ResolutionExplanation(
-                    type: String(reflecting: type), answeredBy: level == 0 ? name : "parent \(level) of \(name)",
+                    type: qualifiedTypeName(type), answeredBy: level == 0 ? name : "parent \(level) of \(name)",
                     scope: entry.scope, isEager: entry.kind == .prebuilt, isAsync: entry.isAsync, isBuilt: isBuilt,
                     dependencyPaths: LastValidation.paths(from: typeName(type), for: self), nearMisses: [])
             }
@@ -98,7 +98,7 @@ extension DIContainer {
             current = container.parent
         }
         return ResolutionExplanation(
-            type: String(reflecting: type), answeredBy: nil, scope: nil, isEager: false, isAsync: false, isBuilt: nil,
+            type: qualifiedTypeName(type), answeredBy: nil, scope: nil, isEager: false, isAsync: false, isBuilt: nil,
             dependencyPaths: nil, nearMisses: NearMiss.suggestions(for: type, in: self))
     }
 }

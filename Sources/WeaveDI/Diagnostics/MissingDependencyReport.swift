@@ -11,7 +11,7 @@ struct MissingDependencyReport {
         guard case .dependencyNotFound = error else {
             return "WeaveDI.requireResolve(\(name).self): \(error.description)"
         }
-        var lines = ["WeaveDI.requireResolve(\(name).self): no registration for '\(name)'."]
+        var lines = ["WeaveDI.requireResolve(\(name).self): no registration for '\(qualifiedTypeName(type))'."]
         let close = NearMiss.suggestions(for: type, in: container)
         if !close.isEmpty {
             lines.append("Registered types that look close: \(close.joined(separator: "; ")).")
@@ -32,47 +32,75 @@ enum NearMiss {
     /// Suggestions for `asked`, from `container` and its parents: the same
     /// type wrapped or unwrapped in an Optional, a registration whose built
     /// instance is an `asked` (a protocol registered, its concrete type
-    /// asked for), a different type of the same name, and similar names.
+    /// asked for, or the other way round), a different type of the same
+    /// name, and similar names; then `asked` itself registered in a
+    /// container the resolve cannot reach (a child, a sibling, another tree).
     static func suggestions(for asked: Any.Type, in container: DIContainer) -> [String] {
         let askedName = typeName(asked)
         var found: [(rank: Int, text: String)] = []
         for (registered, name, entry) in registrations(in: container) where registered != asked {
+            let full = qualifiedTypeName(registered)
             if let reason = optionalReason(asked: asked, registered: registered) {
-                found.append((0, "'\(name)' (\(reason))"))
+                found.append((0, "'\(full)' (\(reason))"))
             } else if let instance = entry.heldInstance?.value, isInstance(instance, of: asked) {
                 found.append(
-                    (1, "'\(name)' (its instance is a '\(askedName)': resolve \(name).self, or register \(askedName) itself)"))
+                    (
+                        1,
+                        "'\(full)' (its instance is a '\(qualifiedTypeName(asked))': resolve \(name).self, "
+                            + "or register \(askedName) itself)"
+                    ))
             } else if name == askedName {
                 found.append(
                     (
                         2,
-                        "'\(String(reflecting: registered))' (a different type with the same name as the one asked for, "
-                            + "'\(String(reflecting: asked))')"
+                        "'\(full)' (a different type with the same name as the one asked for, "
+                            + "'\(qualifiedTypeName(asked))')"
                     ))
             } else if looksSimilar(name, askedName) {
-                found.append((3, "'\(name)' (a similar name)"))
+                found.append((3, "'\(full)' (a similar name)"))
             }
+        }
+        for (other, relation) in KnownContainers.unreachable(from: container)
+        where other.registry.has(typeKey(asked)) {
+            found.append(
+                (
+                    0,
+                    "'\(qualifiedTypeName(asked))' (registered in \(relation), which a resolve from this container "
+                        + "never reads: it reads the container and its parents only; register it here or in a "
+                        + "parent, or resolve from that container)"
+                ))
         }
         return ranked(found)
     }
 
     /// The same, from a type's name only (what an error carries): wrapped
     /// or unwrapped Optionals, the same name, similar names, in the live
-    /// container and its parents.
+    /// container and its parents; then the name registered in a container
+    /// `live` cannot reach.
     static func suggestions(forName askedName: String) -> [String] {
         var found: [(rank: Int, text: String)] = []
         for (registered, name, _) in registrations(in: .live) {
+            let full = qualifiedTypeName(registered)
             if name == "Optional<\(askedName)>" {
-                found.append((0, "'\(name)' (registered as an Optional: register \(askedName) itself)"))
+                found.append((0, "'\(full)' (registered as an Optional: register \(askedName) itself)"))
             } else if askedName == "Optional<\(name)>" {
-                found.append((0, "'\(name)' (the Optional's wrapped type: resolve \(name).self)"))
+                found.append((0, "'\(full)' (the Optional's wrapped type: resolve \(name).self)"))
             } else if name == askedName {
                 // The error carries a name only: this may be the very type,
                 // registered in the live container while another was asked.
-                found.append(
-                    (2, "'\(String(reflecting: registered))' (registered under this name in the live container)"))
+                found.append((2, "'\(full)' (registered under this name in the live container)"))
             } else if looksSimilar(name, askedName) {
-                found.append((3, "'\(name)' (a similar name)"))
+                found.append((3, "'\(full)' (a similar name)"))
+            }
+        }
+        for (other, relation) in KnownContainers.unreachable(from: .live) {
+            for (registered, name, _) in registrations(inOnly: other) where name == askedName {
+                found.append(
+                    (
+                        1,
+                        "'\(qualifiedTypeName(registered))' (registered under this name in \(relation), "
+                            + "which a resolve from the live container never reads)"
+                    ))
             }
         }
         return ranked(found)
@@ -86,6 +114,11 @@ enum NearMiss {
     /// The registrations a resolve from `container` can reach, with their names.
     private static func registrations(in container: DIContainer) -> [(Any.Type, String, AnyRegistryEntry)] {
         container.reachableEntries.map { ($0.entry.type, typeName($0.entry.type), $0.entry) }
+    }
+
+    /// `container`'s own registrations, not its parents'.
+    private static func registrations(inOnly container: DIContainer) -> [(Any.Type, String, AnyRegistryEntry)] {
+        container.registry.keyedEntries.map { ($0.entry.type, typeName($0.entry.type), $0.entry) }
     }
 
     private static func optionalReason(asked: Any.Type, registered: Any.Type) -> String? {
@@ -107,7 +140,70 @@ enum NearMiss {
     private static func looksSimilar(_ a: String, _ b: String) -> Bool {
         let a = a.lowercased()
         let b = b.lowercased()
-        return a.contains(b) || b.contains(a) || editDistance(a, b) <= max(2, b.count / 4)
+        return a.includes(b) || b.includes(a) || editDistance(a, b) <= max(2, b.count / 4)
+    }
+}
+
+/// The containers that ever held a registration, held weakly: where the
+/// near-miss search looks for a type registered out of a resolve's reach.
+/// Noted once per container, at its first registration, so containers made
+/// and dropped without registrations cost nothing here.
+enum KnownContainers {
+    private struct Known {
+        var containers: [ObjectIdentifier: WeakContainer] = [:]
+        /// Dead entries are swept when the table has doubled since the last sweep.
+        var sweepAt = 64
+    }
+
+    private struct WeakContainer {
+        weak var container: DIContainer?
+    }
+
+    private static let known = Locked(Known())
+
+    static func note(_ container: DIContainer) {
+        let id = ObjectIdentifier(container)
+        known.withLock { known in
+            // An address reused by a new container after the old one died
+            // holds a dead entry: replaced.
+            if known.containers[id]?.container === container { return }
+            known.containers[id] = WeakContainer(container: container)
+            if known.containers.count >= known.sweepAt {
+                known.containers = known.containers.filter { $0.value.container != nil }
+                known.sweepAt = max(64, known.containers.count * 2)
+            }
+        }
+    }
+
+    /// The live known containers a resolve from `container` does not read
+    /// (neither it nor a parent), each with how it relates to `container`.
+    static func unreachable(from container: DIContainer) -> [(DIContainer, String)] {
+        var chain: [ObjectIdentifier] = []
+        var current: DIContainer? = container
+        while let item = current {
+            chain.append(ObjectIdentifier(item))
+            current = item.parent
+        }
+        let others = known.withLock { $0.containers.values.compactMap(\.container) }
+        return others.filter { !chain.contains(ObjectIdentifier($0)) }.map { ($0, relation(of: $0, to: container, chain: chain)) }
+    }
+
+    private static func relation(of other: DIContainer, to asked: DIContainer, chain: [ObjectIdentifier]) -> String {
+        let askedName = asked === DIContainer.live ? "the live container" : "the container asked"
+        var depth = 1
+        var ancestor = other.parent
+        while let item = ancestor {
+            if item === asked {
+                return depth == 1 ? "a child of \(askedName)" : "a descendant of \(askedName) (\(depth) levels down)"
+            }
+            if chain.contains(ObjectIdentifier(item)) {
+                let shared = item === DIContainer.live ? "the live container" : "a parent of \(askedName)"
+                return "a sibling branch of \(askedName) (both descend from \(shared))"
+            }
+            depth += 1
+            ancestor = item.parent
+        }
+        return "another container (not a parent or child of \(askedName))"
     }
 }
 

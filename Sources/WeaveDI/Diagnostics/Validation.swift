@@ -1,4 +1,8 @@
+#if canImport(Darwin) || PortableAtomics
+import Atomics  // Registry/PlatformAtomic.swift
+#else
 import Synchronization
+#endif
 
 extension DIContainer {
     /// Builds every registration of this container (and its parents) once,
@@ -143,22 +147,25 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
         /// is the resolution chain that reached `type`, ending with it.
         case failed(type: String, path: [String], reason: String)
 
-        /// One line: the kind of problem and its chain, e.g.
-        /// `missing: OrderService -> <missing> StripeClient`.
+        /// One line: the kind of problem and its chain, names in full
+        /// (`String(reflecting:)`), e.g.
+        /// `missing: App.OrderService -> <missing> App.StripeClient`.
+        /// The payloads keep the short names the graph uses.
         public var description: String {
+            let q = TypeNames.qualified as (String) -> String
             switch self {
             case .missing(let type, let path):
-                return "missing: " + (path + ["<missing> \(type)"]).joined(separator: " -> ")
+                return "missing: " + (path.map(q) + ["<missing> \(q(type))"]).joined(separator: " -> ")
             case .cycle(let chain):
-                return "cycle: " + chain.joined(separator: " -> ")
+                return "cycle: " + chain.map(q).joined(separator: " -> ")
             case .captive(let path, let dependency, let scope):
-                return "captive dependency: " + (path + ["\(dependency) (\(scope))"]).joined(separator: " -> ")
+                return "captive dependency: " + (path.map(q) + ["\(q(dependency)) (\(scope))"]).joined(separator: " -> ")
                     + ": the singleton keeps one instance of a \(scope)-scoped service"
             case .taskScopeOutsideScope(let type, let path):
-                return "task-scoped outside a scope: " + (path + ["\(type) (task)"]).joined(separator: " -> ")
+                return "task-scoped outside a scope: " + (path.map(q) + ["\(q(type)) (task)"]).joined(separator: " -> ")
                     + ": can only be built inside withTaskScope"
             case .failed(_, let path, let reason):
-                return "failed: " + path.joined(separator: " -> ") + ": the factory threw \(reason)"
+                return "failed: " + path.map(q).joined(separator: " -> ") + ": the factory threw \(reason)"
             }
         }
     }
@@ -292,13 +299,13 @@ public struct DependencyGraph: Sendable, Equatable {
 
     static func dotQuoted(_ text: String) -> String {
         "\""
-            + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
-            .replacing("\n", with: "\\n") + "\""
+            + text.replacingEvery("\\", with: "\\\\").replacingEvery("\"", with: "\\\"")
+            .replacingEvery("\n", with: "\\n") + "\""
     }
 
     static func mermaidEscaped(_ text: String) -> String {
-        text.replacing("\"", with: "#quot;").replacing("<", with: "#lt;")
-            .replacing(">", with: "#gt;")
+        text.replacingEvery("\"", with: "#quot;").replacingEvery("<", with: "#lt;")
+            .replacingEvery(">", with: "#gt;")
     }
 }
 
@@ -308,7 +315,7 @@ public struct DependencyGraph: Sendable, Equatable {
 final class ValidationRun {
     /// Validations running anywhere: while zero, a missing dependency costs
     /// one load here.
-    @usableFromInline static let running = Atomic<Int>(0)
+    @usableFromInline static let running = PlatformAtomic<Int>(0)
 
     struct Node {
         let name: String
@@ -413,8 +420,8 @@ final class ValidationRun {
     /// A cycle's chain as names, rotated to start at its smallest name, so
     /// the same loop found from different starting points is one problem.
     static func normalizedCycle(_ chain: String) -> [String] {
-        var names = chain.split(separator: " -> ").map(String.init)
-        if let last = names.last, let range = last.firstRange(of: " (deeper than") {
+        var names = chain.pieces(separatedBy: " -> ")
+        if let last = names.last, let range = last.firstOccurrence(of: " (deeper than") {
             names[names.count - 1] = String(last[..<range.lowerBound])
         }
         // The same loop found from different starting points: rotate it to

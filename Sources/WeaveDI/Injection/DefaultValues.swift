@@ -1,4 +1,8 @@
+#if canImport(Darwin) || PortableAtomics
+import Atomics  // Registry/PlatformAtomic.swift
+#else
 import Synchronization
+#endif
 
 /// Each key's default (live, test or preview value) is evaluated once per
 /// context and then shared, as swift-dependencies does: a computed
@@ -12,7 +16,7 @@ enum DefaultValues {
     /// Advanced by every context change, before the tables are emptied: an
     /// evaluation that started under the previous context sees it moved and
     /// withdraws what it stored.
-    private static let contextChanges = Atomic<UInt64>(0)
+    private static let contextChanges = PlatformAtomic<UInt64>(0)
 
     static func value<K: InjectedKey>(for key: K.Type) -> K.Value {
         if let cached = cachedValue(K.Value.self, in: byKey, key: typeKey(K.self)) {
@@ -63,10 +67,10 @@ enum DefaultEvaluation {
         let context = ResolutionContext.current
         let marker = ObjectIdentifier(K.self)
         if let start = context.evaluatingDefaults.firstIndex(where: { $0.id == marker }) {
-            let chain = (context.evaluatingDefaults[start...].map(\.name) + [typeName(K.self)])
-                .joined(separator: " -> ")
+            let chain = TypeNames.qualifiedChain(
+                (context.evaluatingDefaults[start...].map(\.name) + [typeName(K.self)]).joined(separator: " -> "))
             fatalError(
-                "WeaveDI: the default of \(typeName(K.self)) reads itself: \(chain). "
+                "WeaveDI: the default of \(qualifiedTypeName(K.self)) reads itself: \(chain). "
                     + "An InjectedKey's liveValue/testValue/previewValue must not read a key "
                     + "whose default reads it back; register one of them instead."
             )

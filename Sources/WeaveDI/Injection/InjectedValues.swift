@@ -1,4 +1,8 @@
+#if canImport(Darwin) || PortableAtomics
+import Atomics  // Registry/PlatformAtomic.swift
+#else
 import Synchronization
+#endif
 
 /// The values ``Injected`` reads by key path. Extend it with one computed
 /// property per ``InjectedKey``:
@@ -27,7 +31,7 @@ public struct InjectedValues: Sendable {
         /// the task's scope, so assigning `current` registers only the former.
         let serial: UInt64
 
-        private static let serials = Atomic<UInt64>(0)
+        private static let serials = PlatformAtomic<UInt64>(0)
 
         init(value: any Sendable, register: @escaping @Sendable (DIContainer) -> Void) {
             self.value = value

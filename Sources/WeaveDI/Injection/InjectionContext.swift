@@ -1,11 +1,14 @@
-import Synchronization
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#endif
+#if canImport(Darwin) || PortableAtomics
+import Atomics  // Registry/PlatformAtomic.swift
+#else
+import Synchronization
 #endif
 
 /// Which ``InjectedKey`` default a read falls back to.
@@ -47,7 +50,7 @@ public enum InjectionContext: String, Sendable, CaseIterable {
             return .test
         }
         let program = arguments.first ?? ""
-        if program.hasSuffix(".xctest") || program.hasSuffix("/xctest") || program.contains(".xctest/")
+        if program.hasSuffix(".xctest") || program.hasSuffix("/xctest") || program.includes(".xctest/")
             || arguments.contains("--testing-library")
         {
             return .test
@@ -58,7 +61,7 @@ public enum InjectionContext: String, Sendable, CaseIterable {
 
 /// The context, readable without a lock (a default's first evaluation reads it).
 enum ContextStorage {
-    static let value = Atomic<UInt8>(InjectionContext.detect().code)
+    static let value = PlatformAtomic<UInt8>(InjectionContext.detect().code)
 }
 
 extension InjectionContext {

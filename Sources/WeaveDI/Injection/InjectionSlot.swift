@@ -1,5 +1,4 @@
 import CWeaveRegistry
-import Synchronization
 
 /// What `@Injected` reads through: one slot per injection key (a key path,
 /// an `InjectedKey` type, a swift-dependencies `DependencyKey` type, or a
@@ -385,13 +384,13 @@ extension InjectionSlots {
     @usableFromInline @inline(never)
     static func stopReading<Value>(_ type: Value.Type, _ error: DIError) -> Never {
         DILog.failure(error)
-        fatalError("@Injected var: \(typeName(Value.self)): \(error.description)")
+        fatalError("@Injected var: \(qualifiedTypeName(Value.self)): \(error.description)")
     }
 
     @inline(never)
     static func stopMissing<Value>(_ type: Value.Type) -> Never {
         fatalError(
-            "@Injected var: no '\(typeName(Value.self))' registered and no InjectedKey default "
+            "@Injected var: no '\(qualifiedTypeName(Value.self))' registered and no InjectedKey default "
                 + "of that type seen. Register it (UnifiedDI.register(\(typeName(Value.self)).self) "
                 + "{ ... }), declare it optional, or use @Injected(\\.key)."
         )

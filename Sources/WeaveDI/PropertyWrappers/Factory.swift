@@ -68,7 +68,7 @@ public struct Factory<T: Sendable>: Sendable {
             }
             return try entry.fresh(T.self)
         } catch {
-            fatalError("@Factory var: \(typeName(T.self)): \(error)")
+            fatalError("@Factory var: \(qualifiedTypeName(T.self)): \(error)")
         }
     }
 }

@@ -1,5 +1,4 @@
 import CWeaveRegistry
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -7,6 +6,11 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#endif
+#if canImport(Darwin) || PortableAtomics
+import Atomics  // Registry/PlatformAtomic.swift
+#else
+import Synchronization
 #endif
 
 /// Where threads that resolve the same lazy instance at the same moment
@@ -68,12 +72,12 @@ class InstanceHolder: @unchecked Sendable {
     /// 0, or the claim word of the thread building the instance
     /// (`ResolutionContext.claimWord`), with `waitersFlag` set once a
     /// thread waits for it on the monitor.
-    @usableFromInline let claim = Atomic<UInt>(0)
+    @usableFromInline let claim = PlatformAtomic<UInt>(0)
     @usableFromInline static let waitersFlag: UInt = 1
     /// A strong instance's publication: 0 empty, 2 while it is written, 1
     /// once it is there. Moves forward only, so an instance is written at
     /// most once (`beginPublishing`, `endPublishing`).
-    @usableFromInline let state = Atomic<UInt8>(0)
+    @usableFromInline let state = PlatformAtomic<UInt8>(0)
     // Written once before publication: the dynamic exclusivity checks
     // would only cost time.
     /// Chain a scope's instances (`ScopedInstances`); set before the holder is

@@ -1,5 +1,10 @@
-#if WEAVE_STRESS_HOOKS
+#if canImport(Darwin) || PortableAtomics
+import Atomics  // Registry/PlatformAtomic.swift
+#else
 import Synchronization
+#endif
+
+#if WEAVE_STRESS_HOOKS
 
 /// The points of the build protocol (`buildOnce`) where another thread's
 /// step changes the outcome. Debug builds only (`WEAVE_STRESS_HOOKS`, set
@@ -30,7 +35,7 @@ enum BuildWindow: CaseIterable, Sendable {
 enum BuildHooks {
     private static let installed = Locked<(@Sendable (BuildWindow, Any.Type) -> Void)?>(nil)
     /// Spares every other build of the debug run the lock.
-    private static let any = Atomic<Bool>(false)
+    private static let any = PlatformAtomic<Bool>(false)
 
     static func install(_ hook: (@Sendable (BuildWindow, Any.Type) -> Void)?) {
         installed.withLock { $0 = hook }

@@ -1,5 +1,10 @@
 import CWeaveRegistry
+
+#if canImport(Darwin) || PortableAtomics
+import Atomics  // Registry/PlatformAtomic.swift
+#else
 import Synchronization
+#endif
 
 /// Where a registration's lazy singleton or weak instance lives once built;
 /// also a scope's own weak instance (`ScopedInstances.buildOwn`). A `.task`
@@ -15,7 +20,7 @@ final class RegisteredInstance<T>: InstanceHolder, @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var strong: T?
     /// A retained `WeakBox`; read inside a read section only, since a
     /// rebuild replaces it and releases the old one after a grace period.
-    @usableFromInline let weakBox = Atomic<UnsafeRawPointer?>(nil)
+    @usableFromInline let weakBox = PlatformAtomic<UnsafeRawPointer?>(nil)
     /// When the strong instance was built (`BuildOrder`), for shutdown
     /// order; written before `state` publishes the instance.
     @exclusivity(unchecked) @usableFromInline var builtOrder: UInt64 = 0
@@ -85,7 +90,7 @@ final class RegisteredInstance<T>: InstanceHolder, @unchecked Sendable {
 /// down in descending order is reverse dependency order.
 @usableFromInline
 enum BuildOrder {
-    @usableFromInline static let counter = Atomic<UInt64>(0)
+    @usableFromInline static let counter = PlatformAtomic<UInt64>(0)
 
     @inlinable
     static func next() -> UInt64 {

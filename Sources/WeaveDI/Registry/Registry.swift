@@ -30,7 +30,7 @@ final class Registry: @unchecked Sendable {
     func set(_ entry: AnyRegistryEntry, forKey key: TypeKey) {
         if !weave_registry_set(handle, key, Unmanaged.passRetained(entry).toOpaque()) {
             Unmanaged.passUnretained(entry).release()
-            fatalError("WeaveDI: out of memory registering \(typeName(entry.type))")
+            fatalError("WeaveDI: out of memory registering \(qualifiedTypeName(entry.type))")
         }
     }
 
@@ -59,6 +59,14 @@ final class Registry: @unchecked Sendable {
     }
 
     var count: Int { weave_registry_count(handle) }
+
+    /// Whether this registry itself (not a parent) has `key`; for
+    /// diagnostics (a resolve goes through `Resolver`).
+    func has(_ key: TypeKey) -> Bool {
+        guard let raw = weave_registry_get_local(handle, key) else { return false }
+        Unmanaged<AnyRegistryEntry>.fromOpaque(raw).release()
+        return true
+    }
 
     /// This registry's entries (not its parents').
     var entries: [AnyRegistryEntry] {

@@ -1,5 +1,4 @@
 import CWeaveRegistry
-import Synchronization
 
 /// What a resolve produced, and whether a cache may keep it: an eager
 /// registration or a built singleton may be cached until the next write; a

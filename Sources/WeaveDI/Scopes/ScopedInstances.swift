@@ -1,5 +1,10 @@
 import CWeaveRegistry
+
+#if canImport(Darwin) || PortableAtomics
+import Atomics  // Registry/PlatformAtomic.swift
+#else
 import Synchronization
+#endif
 
 /// The instances one scope owns, one per registration: a request's `.task`
 /// instances (`withTaskScope`), or the singleton and weak instances first
@@ -16,7 +21,7 @@ import Synchronization
 @usableFromInline
 class ScopedInstances: @unchecked Sendable {
     /// The newest instance, retained; each links to the one before.
-    @usableFromInline let head = Atomic<UnsafeRawPointer?>(nil)
+    @usableFromInline let head = PlatformAtomic<UnsafeRawPointer?>(nil)
     /// An overlay's own registry: its registrations keep their instances
     /// themselves (and die with it), so they are not kept here.
     let ownRegistry: Registry?
@@ -178,7 +183,7 @@ final class ScopedInstance: InstanceHolder, @unchecked Sendable {
 }
 
 private enum ScopeOrder {
-    static let counter = Atomic<UInt64>(0)
+    static let counter = PlatformAtomic<UInt64>(0)
 }
 
 /// The request scope of `withTaskScope`.

@@ -10,10 +10,11 @@
 //                                  against Thresholds/perf-gate.json
 //                                  (scripts/perf-gate.sh)
 // The paths live in WeaveDIBenchPaths (WeaveDI only) and PeerPaths (the
-// peers). The gate builds with --disable-default-traits: without the `Peers`
+// peers). The gate builds with --traits SystemCK: without the `Peers`
 // trait nothing depends on Swinject or swift-dependencies, and WeaveDI is
 // built with SystemConcurrencyKit alone (no swift-syntax), which keeps CI's
-// cold build short.
+// cold build short. scripts/bench-configurations.sh builds it also without
+// SystemCK, and with PortableAtomics, to time the registry's configurations.
 import PackageDescription
 
 let peers: Set<String> = ["Peers"]
@@ -23,16 +24,21 @@ let package = Package(
     platforms: [.macOS(.v15)],
     traits: [
         .trait(name: "Peers", description: "Time Swinject and swift-dependencies next to WeaveDI (WeaveDI with its default traits)."),
-        .default(enabledTraits: ["Peers"]),
+        .trait(name: "SystemCK", description: "WeaveDI's registry on the system's Concurrency Kit (its default)."),
+        .trait(
+            name: "PortableAtomics",
+            description: "WeaveDI's atomics from swift-atomics, as on Apple platforms."),
+        .default(enabledTraits: ["Peers", "SystemCK"]),
     ],
     dependencies: [
         .package(
             name: "WeaveDI",
             path: "..",
             traits: [
-                // Always: the gate's counts and the timing table are of the
-                // registry on the system's Concurrency Kit.
-                "SystemConcurrencyKit",
+                // The gate's counts and the timing table are of the registry
+                // on the system's Concurrency Kit (SystemCK, a default).
+                .trait(name: "SystemConcurrencyKit", condition: .when(traits: ["SystemCK"])),
+                .trait(name: "PortableAtomics", condition: .when(traits: ["PortableAtomics"])),
                 .trait(name: "SwiftDependencies", condition: .when(traits: peers)),
                 .trait(name: "Macros", condition: .when(traits: peers)),
             ]

@@ -6,8 +6,8 @@
 # says <not supported>); `weavedi-bench gate` runs the workload and checks the
 # counts (Benchmarks/Sources/weavedi-bench/Gate.swift).
 #
-# Builds Benchmarks/ without its `Peers` trait: WeaveDI with `traits: []`, no
-# Swinject, swift-dependencies or swift-syntax.
+# Builds Benchmarks/ with its SystemCK trait only (not `Peers`): WeaveDI with
+# SystemConcurrencyKit alone, no Swinject, swift-dependencies or swift-syntax.
 #
 # Usage: scripts/perf-gate.sh            check; exits 1 on a regression
 #        scripts/perf-gate.sh --record   rewrite the thresholds from 3 runs (highest count +3%,
@@ -29,7 +29,7 @@ SCRATCH="${WEAVEDI_GATE_SCRATCH:-$ROOT/.build-perf-gate}"
 # The checkout's path is mapped away so that the binary, and so the address
 # layout the counts depend on, is the same wherever the checkout lives (a
 # CI clone in a temporary folder measures what was recorded here).
-BUILD=(swift build -c release --package-path "$PACKAGE/Benchmarks" --scratch-path "$SCRATCH" --disable-default-traits
+BUILD=(swift build -c release --package-path "$PACKAGE/Benchmarks" --scratch-path "$SCRATCH" --traits SystemCK
     -Xswiftc -file-prefix-map -Xswiftc "$PACKAGE=/weavedi" -Xswiftc -file-prefix-map -Xswiftc "$SCRATCH=/weavedi-build"
     -Xcc "-ffile-prefix-map=$PACKAGE=/weavedi" -Xcc "-ffile-prefix-map=$SCRATCH=/weavedi-build")
 

@@ -24,7 +24,11 @@ import Synchronization
 /// tests, `previewValue` in previews, else `liveValue`).
 public struct InjectedValues: Sendable {
     struct Override: Sendable {
-        let value: any Sendable
+        /// The value in a box of its own type (`OverrideValue<K.Value>`): a
+        /// read takes it back with an unchecked downcast. A cast from
+        /// `any Sendable` to a protocol type looked its conformance up on
+        /// every read (about 900 instructions, most of a read).
+        let boxed: AnyObject & Sendable
         /// Registers the value under its own type, for `InjectedValues.current = ...`.
         let register: @Sendable (DIContainer) -> Void
         /// Tells an override set on a copy from one the copy inherited from
@@ -33,8 +37,8 @@ public struct InjectedValues: Sendable {
 
         private static let serials = PlatformAtomic<UInt64>(0)
 
-        init(value: any Sendable, register: @escaping @Sendable (DIContainer) -> Void) {
-            self.value = value
+        init<Value: Sendable>(value: Value, register: @escaping @Sendable (DIContainer) -> Void) {
+            self.boxed = OverrideValue(value)
             self.register = register
             self.serial = Self.serials.wrappingAdd(1, ordering: .relaxed).newValue
         }
@@ -102,7 +106,8 @@ public struct InjectedValues: Sendable {
         get {
             if !byKey.isEmpty, let override = byKey[ObjectIdentifier(key)] {
                 readRecord?.cacheable = false
-                return override.value as! K.Value
+                // byKey[K] is only ever set by this subscript's setter, with a K.Value.
+                return unsafeDowncast(override.boxed, to: OverrideValue<K.Value>.self).value
             }
             do {
                 if let resolution = try Resolver.resolve(K.Value.self, in: nil) {
@@ -159,5 +164,14 @@ final class ReadRecord: @unchecked Sendable {
 
     func note<T>(_ resolution: Resolution<T>) {
         if !resolution.cacheable { cacheable = false }
+    }
+}
+
+/// An override's value, boxed in its own type (see `InjectedValues.Override`).
+final class OverrideValue<Value: Sendable>: Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
     }
 }

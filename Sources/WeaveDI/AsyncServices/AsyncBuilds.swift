@@ -117,6 +117,8 @@ enum JoinStep<T> {
 ///   published: the next waiter starts a new flight.
 /// - A build's factory that waits on another build records the edge; a wait
 ///   that would close a loop of builds is a cycle, thrown instead of waited.
+/// - A waiter, once resumed, takes the lock once more, changing nothing: an
+///   edge from the build's end that ThreadSanitizer sees (see `value`).
 /// The protocol is modelled in IntegrationTests/Models/async_build.pml.
 @usableFromInline
 enum AsyncBuilds {
@@ -153,6 +155,20 @@ enum AsyncBuilds {
             state.lastWaiter += 1
             return state.lastWaiter
         }
+        // Once resumed, the waiter takes the lock once more and changes
+        // nothing: the build took it after publishing (or failing) and
+        // before resuming, so everything the build wrote (the instance and
+        // its fields, the error) is ordered before what this task reads
+        // next, as ThreadSanitizer sees it. The continuation orders it
+        // already, but the Swift runtime (6.3.1) tells TSan so only when the
+        // task suspended before its resume: a build that ends while its
+        // waiter is still inside withCheckedThrowingContinuation's body
+        // (after `launch`) finds the continuation not yet awaited, and the
+        // waiter's swift_continuation_await then takes its fast path, which
+        // has no TSan acquire. TSan reported that as a race between the
+        // factory's initialisation of the instance and the waiter's first
+        // read of it (AsyncServiceTests, about 1 run in 20).
+        defer { state.withLock { _ in } }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 let step: JoinStep<T> = state.withLock { state in

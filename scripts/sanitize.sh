@@ -5,7 +5,17 @@
 #      layer the registry uses without a system ck
 #      (CSources/CWeaveRegistry/portable_ck.c), plus mutants that must fail:
 #      three of weave_registry.c on each, two of the portable layer;
-#   2. swift test --filter Stress under ASan and TSan;
+#   2. swift test --filter Stress (and the build-protocol tests, see
+#      swift_stress) under ASan and TSan, twice: with the default traits
+#      (the registry on the system's libck, Synchronization.Atomic) and with
+#      --traits PortableAtomics, the configuration Apple platforms get
+#      (default traits off: the registry on portable_ck.c, which SwiftPM
+#      compiles with the sanitizer; swift-atomics' ManagedAtomic as
+#      PlatformAtomic). The PortableAtomics TSan run gets no suppression:
+#      scripts/tsan.supp's templates ck_epoch_register/ck_epoch_unregister
+#      are unanchored, so they would also match portable_ck.c's own
+#      weave_ck_epoch_register/weave_ck_epoch_unregister and hide races in
+#      the code under test; its C11 atomics need none;
 #   3. mutants of the Swift build protocols that the forced-window tests
 #      must reject: buildOnce without its re-check after a claim won
 #      (BuildWindowTests), an async waiter without its look or its
@@ -21,7 +31,8 @@
 # Usage: scripts/sanitize.sh [--c-only | --swift-only]
 # Environment: WEAVEDI_C_BUILD (C build dir, default .build-c-sanitize), CC
 #   (default clang, else gcc), WEAVE_STRESS_* (see the stress test's README).
-# Logs: $WEAVEDI_C_BUILD/*.log, .build-asan/sanitize-swift.log, .build-tsan/sanitize-swift.log
+# Logs: $WEAVEDI_C_BUILD/*.log, .build-asan/sanitize-swift.log, .build-tsan/sanitize-swift.log,
+#   .build-asan-portable/sanitize-swift.log, .build-tsan-portable/sanitize-swift.log
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -202,13 +213,19 @@ c_stress() {
         tsan portable-bare 'WARNING: ThreadSanitizer: data race' TSAN_OPTIONS=halt_on_error=1
 }
 
-swift_stress() { # swift_stress NAME SCRATCH ENV... : swift test --filter Stress under one sanitizer
-    local name="$1" scratch="$2" sanitizer status=0
-    shift 2
+swift_stress() { # swift_stress ASan|TSan SCRATCH TRAITS ENV... : swift test --filter Stress under one sanitizer
+    # TRAITS: "default" (no --traits option), else the value of --traits.
+    local name="$1" scratch="$2" traits="$3" sanitizer status=0 options=() via=""
+    shift 3
     sanitizer="$([ "$name" = ASan ] && echo address || echo thread)"
-    step "Swift $name stress: swift test --sanitize=$sanitizer --filter Stress, BuildWindowTests, OverlayBuildIsolationTests, AsyncServiceTests, AsyncBuildWindowTests, ShutdownTests, UpstreamStatisticsTests"
+    if [ "$traits" != default ]; then
+        options=(--traits "$traits")
+        name="$name ($traits)"
+        via=" --traits $traits"
+    fi
+    step "Swift $name stress: swift test --sanitize=$sanitizer$via --filter Stress, BuildWindowTests, OverlayBuildIsolationTests, AsyncServiceTests, AsyncBuildWindowTests, ShutdownTests, UpstreamStatisticsTests"
     mkdir -p "$scratch"
-    env "$@" swift test --sanitize="$sanitizer" --scratch-path "$scratch" --filter "Stress|BuildWindowTests|OverlayBuildIsolationTests|AsyncServiceTests|AsyncBuildWindowTests|ShutdownTests|UpstreamStatisticsTests" 2>&1 |
+    env "$@" swift test --sanitize="$sanitizer" ${options[@]+"${options[@]}"} --scratch-path "$scratch" --filter "Stress|BuildWindowTests|OverlayBuildIsolationTests|AsyncServiceTests|AsyncBuildWindowTests|ShutdownTests|UpstreamStatisticsTests" 2>&1 |
         tee "$scratch/sanitize-swift.log" | sed 's/^/    | /' || status=$?
     if grep -Eq "$REPORT" "$scratch/sanitize-swift.log"; then fail "Swift $name stress: sanitizer report (see $scratch/sanitize-swift.log)"
     elif [ "$status" -ne 0 ]; then fail "Swift $name stress: exit status $status"
@@ -272,10 +289,19 @@ if [ "$RUN_SWIFT" -eq 1 ]; then
     # objects of its own per run; only those two allocation sites are suppressed.
     mkdir -p .build-asan
     printf 'leak:XCTMainMisc\nleak:awaitUsingExpectation\n' >.build-asan/lsan-xctest.supp
-    swift_stress ASan .build-asan ASAN_OPTIONS=detect_leaks=1 \
+    swift_stress ASan .build-asan default ASAN_OPTIONS=detect_leaks=1 \
         LSAN_OPTIONS="suppressions=$ROOT/.build-asan/lsan-xctest.supp:print_suppressions=1" \
         WEAVEDI_STRESS_OPS=50000 WEAVEDI_STRESS_ROUNDS=5000
-    swift_stress TSan .build-tsan TSAN_OPTIONS="suppressions=$SUPP print_suppressions=1" \
+    swift_stress TSan .build-tsan default TSAN_OPTIONS="suppressions=$SUPP print_suppressions=1" \
+        WEAVEDI_STRESS_OPS=50000 WEAVEDI_STRESS_ROUNDS=5000
+    # The configuration Apple platforms get (see the header). The XCTest leak
+    # suppressions are the same: they are XCTest's, not the configuration's.
+    swift_stress ASan .build-asan-portable PortableAtomics ASAN_OPTIONS=detect_leaks=1 \
+        LSAN_OPTIONS="suppressions=$ROOT/.build-asan/lsan-xctest.supp:print_suppressions=1" \
+        WEAVEDI_STRESS_OPS=50000 WEAVEDI_STRESS_ROUNDS=5000
+    # No suppressions file: its ck entries would match portable_ck.c's
+    # weave_ck_epoch_* too, and nothing in the portable layer is a benign race.
+    swift_stress TSan .build-tsan-portable PortableAtomics TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" \
         WEAVEDI_STRESS_OPS=50000 WEAVEDI_STRESS_ROUNDS=5000
     swift_mutants
 fi

@@ -234,7 +234,7 @@ swift_stress() { # swift_stress ASan|TSan SCRATCH TRAITS ENV... : swift test --f
 
 # swift_mutant NAME FILE PERL TESTS WHAT: a copy of the protocol with one
 # step removed (PERL, a perl -0 substitution on FILE) that the forced-window
-# tests TESTS must reject. Built without the default traits in
+# tests TESTS must reject. Built with --traits PortableAtomics in
 # .build-notraits, which scripts/test.sh has built just before, so only
 # WeaveDI and its tests recompile; the source is restored on every exit.
 swift_mutant() {
@@ -249,9 +249,9 @@ swift_mutant() {
         fail "Swift mutant $name: the step was not found in $file (update the pattern)"
     else
         mkdir -p "$ROOT/.build-notraits"
-        if ! swift build --build-tests --disable-default-traits --scratch-path "$ROOT/.build-notraits" >"$log" 2>&1; then
+        if ! swift build --build-tests --traits PortableAtomics --scratch-path "$ROOT/.build-notraits" >"$log" 2>&1; then
             fail "Swift mutant $name: did not build (see $log)"
-        elif swift test --skip-build --disable-default-traits --scratch-path "$ROOT/.build-notraits" \
+        elif swift test --skip-build --traits PortableAtomics --scratch-path "$ROOT/.build-notraits" \
             --filter "$tests" >>"$log" 2>&1; then
             fail "Swift mutant $name: $tests passed with it"
         else

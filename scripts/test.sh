@@ -86,7 +86,9 @@ if ! links_ck .build/debug/WeaveDIPackageTests.xctest; then
 fi
 # PlatformAtomic is a struct over ManagedAtomic only in the portable build
 # (on Linux by default it is a typealias of Synchronization.Atomic).
-if ! nm .build-notraits/debug/WeaveDIPackageTests.xctest | swift demangle | grep -q 'WeaveDI.PlatformAtomic'; then
+# (grep without -q reads all of nm's output: under pipefail an early exit
+# would fail the pipeline with nm's SIGPIPE.)
+if ! nm .build-notraits/debug/WeaveDIPackageTests.xctest | swift demangle | grep 'WeaveDI.PlatformAtomic' >/dev/null; then
     echo "the PortableAtomics build does not use PlatformAtomic's swift-atomics branch" >&2
     exit 1
 fi

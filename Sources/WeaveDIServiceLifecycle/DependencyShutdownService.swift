@@ -88,7 +88,9 @@ public struct DependencyLifecycleService: Service {
 /// try await group.run()
 /// ```
 public struct DependencyShutdownService: Service {
-    private let lifecycle: DependencyLifecycleService
+    // Not a DependencyLifecycleService: that one takes a Duration and needs
+    // iOS 16 / tvOS 16 / watchOS 9; this one stays on the package's minimums.
+    private let container: @Sendable () -> DIContainer
 
     /// A service that will shut `container` down.
     ///
@@ -99,12 +101,15 @@ public struct DependencyShutdownService: Service {
     /// - Parameter container: The container to shut down, read when the
     ///   service runs; the live container by default.
     public init(container: @autoclosure @escaping @Sendable () -> DIContainer = .live) {
-        self.lifecycle = DependencyLifecycleService(container: container(), startTimeout: nil)
+        self.container = container
     }
 
     /// Waits for the group's graceful shutdown (or cancellation), then
     /// awaits the container's `shutdown()`. Never throws.
     public func run() async throws {
-        try await lifecycle.run()
+        // Returns when graceful shutdown starts; throws on cancellation,
+        // when the group is going away without one: release anyway.
+        try? await gracefulShutdown()
+        await container().shutdown()
     }
 }

@@ -79,6 +79,7 @@ enum NMSecond {
     struct Settings: Sendable {}
 }
 private struct NMPrivateConfig: Sendable {}
+struct NMPair<A, B> {}
 
 final class NearMissTests: DITestCase {
     private var saved: Logging.Logger?
@@ -183,6 +184,26 @@ final class NearMissTests: DITestCase {
         // A parent's registration answers a child's resolve: no suggestion.
         XCTAssertNotNil(other.resolve(NMConfig.self))
         withExtendedLifetime((parent, feature, other)) {}
+    }
+
+    func testManyChildrenHoldingTheTypeGiveOneSuggestion() {
+        let children = (0..<4).map { _ in WeaveDI.Container.live.createChild() }
+        for child in children { child.register(NMConfig.self) { NMConfig() } }
+        UnifiedDI.register(NMConfig?.self) { NMConfig() }
+        let suggestions = NearMiss.suggestions(for: NMConfig.self, in: .live)
+        XCTAssertEqual(suggestions.filter { $0.contains("a child of the live container") }.count, 1, "\(suggestions)")
+        XCTAssertTrue(suggestions.contains { $0.contains("registered as an Optional") }, "\(suggestions)")
+        withExtendedLifetime(children) {}
+    }
+
+    func testAChainKeepsNamesWithParenthesesWhole() {
+        _ = typeName(NMPair<Int, (NMConfig, NMConfig)>.self)
+        _ = typeName(NMConfig.self)
+        XCTAssertEqual(
+            TypeNames.qualifiedChain("NMPair<Int, (NMConfig, NMConfig)> -> NMPair<Int, (NMConfig, NMConfig)>"),
+            "WeaveDITests.NMPair<Swift.Int, (WeaveDITests.NMConfig, WeaveDITests.NMConfig)> -> "
+                + "WeaveDITests.NMPair<Swift.Int, (WeaveDITests.NMConfig, WeaveDITests.NMConfig)>")
+        XCTAssertEqual(TypeNames.qualifiedChain("NMConfig (deeper than 256)"), "WeaveDITests.NMConfig (deeper than 256)")
     }
 
     func testAContainerGoneIsNotSuggested() {

@@ -39,7 +39,7 @@ enum NearMiss {
         let askedName = typeName(asked)
         var found: [(rank: Int, text: String)] = []
         for (registered, name, entry) in registrations(in: container) where registered != asked {
-            let full = qualifiedTypeName(registered)
+            var full: String { qualifiedTypeName(registered) }
             if let reason = optionalReason(asked: asked, registered: registered) {
                 found.append((0, "'\(full)' (\(reason))"))
             } else if let instance = entry.heldInstance?.value, isInstance(instance, of: asked) {
@@ -50,11 +50,16 @@ enum NearMiss {
                             + "or register \(askedName) itself)"
                     ))
             } else if name == askedName {
+                var (registeredName, askedFull) = (full, qualifiedTypeName(asked))
+                if registeredName == askedFull {
+                    // Private types of one name in one module: their contexts tell them apart.
+                    (registeredName, askedFull) = (String(reflecting: registered), String(reflecting: asked))
+                }
                 found.append(
                     (
                         2,
-                        "'\(full)' (a different type with the same name as the one asked for, "
-                            + "'\(qualifiedTypeName(asked))')"
+                        "'\(registeredName)' (a different type with the same name as the one asked for, "
+                            + "'\(askedFull)')"
                     ))
             } else if looksSimilar(name, askedName) {
                 found.append((3, "'\(full)' (a similar name)"))
@@ -80,7 +85,7 @@ enum NearMiss {
     static func suggestions(forName askedName: String) -> [String] {
         var found: [(rank: Int, text: String)] = []
         for (registered, name, _) in registrations(in: .live) {
-            let full = qualifiedTypeName(registered)
+            var full: String { qualifiedTypeName(registered) }
             if name == "Optional<\(askedName)>" {
                 found.append((0, "'\(full)' (registered as an Optional: register \(askedName) itself)"))
             } else if askedName == "Optional<\(name)>" {
@@ -106,9 +111,12 @@ enum NearMiss {
         return ranked(found)
     }
 
-    /// The closest kinds first, then by text; at most `limit`.
+    /// The closest kinds first, then by text, each text once (many
+    /// per-request children holding the type say the same); at most `limit`.
     private static func ranked(_ found: [(rank: Int, text: String)]) -> [String] {
-        found.sorted { ($0.rank, $0.text) < ($1.rank, $1.text) }.prefix(limit).map(\.text)
+        var seen = Set<String>()
+        return found.sorted { ($0.rank, $0.text) < ($1.rank, $1.text) }.map(\.text)
+            .filter { seen.insert($0).inserted }.prefix(limit).map { $0 }
     }
 
     /// The registrations a resolve from `container` can reach, with their names.
@@ -163,16 +171,23 @@ enum KnownContainers {
 
     static func note(_ container: DIContainer) {
         let id = ObjectIdentifier(container)
+        // The sweep's strong references are dropped after the lock: a
+        // container whose last reference went meanwhile deinits here, and
+        // its instances' deinits may register or describe a miss, which
+        // takes this lock again.
+        var alive: [DIContainer] = []
         known.withLock { known in
             // An address reused by a new container after the old one died
             // holds a dead entry: replaced.
             if known.containers[id]?.container === container { return }
             known.containers[id] = WeakContainer(container: container)
             if known.containers.count >= known.sweepAt {
+                alive = known.containers.values.compactMap(\.container)
                 known.containers = known.containers.filter { $0.value.container != nil }
                 known.sweepAt = max(64, known.containers.count * 2)
             }
         }
+        withExtendedLifetime(alive) {}
     }
 
     /// The live known containers a resolve from `container` does not read
@@ -184,6 +199,7 @@ enum KnownContainers {
             chain.append(ObjectIdentifier(item))
             current = item.parent
         }
+        // Released after the lock, as in `note`.
         let others = known.withLock { $0.containers.values.compactMap(\.container) }
         return others.filter { !chain.contains(ObjectIdentifier($0)) }.map { ($0, relation(of: $0, to: container, chain: chain)) }
     }

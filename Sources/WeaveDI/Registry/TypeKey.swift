@@ -52,6 +52,10 @@ enum TypeNames {
     /// or all of them when several were ("Cache (App.Cache or Billing.Cache)"),
     /// or the short name when none was seen.
     static func qualified(_ short: String) -> String {
+        // Private types of one name in one module read alike here: the
+        // payload cannot say which was meant, and their contexts' addresses
+        // would only add noise. (A near miss, which has the types, tells
+        // them apart.)
         let all = Set(seen.withLock { $0[short] ?? [] }.map(qualifiedTypeName)).sorted()
         switch all.count {
         case 0: return short
@@ -60,11 +64,11 @@ enum TypeNames {
         }
     }
 
-    /// A chain of short names ("A -> B -> A"), each name qualified; a
-    /// suffix after the last name (" (deeper than 256)") is kept.
+    /// A chain of short names ("A -> B -> A"), each name qualified; the
+    /// suffix a too-deep chain ends with (" (deeper than 256)") is kept.
     static func qualifiedChain(_ chain: String) -> String {
         chain.pieces(separatedBy: " -> ").map { link in
-            if let range = link.firstOccurrence(of: " (") {
+            if let range = link.firstOccurrence(of: " (deeper than ") {
                 return qualified(String(link[..<range.lowerBound])) + link[range.lowerBound...]
             }
             return qualified(link)

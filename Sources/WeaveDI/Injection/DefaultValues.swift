@@ -8,8 +8,8 @@ import Synchronization
 /// context and then shared, as swift-dependencies does: a computed
 /// `liveValue` does not hand out a new instance per read. Kept apart from the
 /// container, so `UnifiedDI.releaseAll()` never disturbs it. Stored in two
-/// C tables of their own (by key, and by value type for `@Injected var x: T`),
-/// so reading a default takes no lock either.
+/// C tables of their own (by key, and by value type for the generic keys
+/// `@Injected var x: T` finds once read), so reading a default takes no lock.
 enum DefaultValues {
     private static let byKey = Registry(parent: nil)
     private static let byValueType = Registry(parent: nil)
@@ -45,9 +45,23 @@ enum DefaultValues {
         return fresh
     }
 
-    /// A default of value type `T` already evaluated, whichever key it was.
+    /// The default of the one key whose `Value` is `T`, evaluated if it was
+    /// not yet. When several keys provide `T`, none is picked: the read
+    /// finds nothing and its failure names them. A generic key, which the
+    /// catalog cannot list, is found once it has been read.
     static func value<T>(ofType type: T.Type) -> T? {
-        cachedValue(type, in: byValueType, key: typeKey(type))
+        let keys = InjectedKeyCatalog.keys(providing: type)
+        if keys.count == 1 {
+            return anyValue(for: keys[0]) as? T
+        }
+        if !keys.isEmpty {
+            return nil
+        }
+        return cachedValue(type, in: byValueType, key: typeKey(type))
+    }
+
+    private static func anyValue<K: InjectedKey>(for key: K.Type) -> Any {
+        value(for: key)
     }
 
     private static func cachedValue<T>(_ type: T.Type, in table: Registry, key: TypeKey) -> T? {

@@ -389,10 +389,20 @@ extension InjectionSlots {
 
     @inline(never)
     static func stopMissing<Value>(_ type: Value.Type) -> Never {
-        fatalError(
-            "@Injected var: no '\(qualifiedTypeName(Value.self))' registered and no InjectedKey default "
-                + "of that type seen. Register it (UnifiedDI.register(\(typeName(Value.self)).self) "
-                + "{ ... }), declare it optional, or use @Injected(\\.key)."
-        )
+        fatalError(missingMessage(Value.self))
+    }
+
+    /// Why `@Injected var x: Value` found nothing, and what to do.
+    static func missingMessage<Value>(_ type: Value.Type) -> String {
+        let keys = InjectedKeyCatalog.keys(providing: Value.self)
+        if keys.count > 1 {
+            let named = keys.map { (full: qualifiedTypeName($0), short: typeName($0)) }.sorted { $0.full < $1.full }
+            return "@Injected var: '\(qualifiedTypeName(Value.self))' is not registered and \(keys.count) "
+                + "InjectedKeys have it as their Value (\(named.map(\.full).joined(separator: ", "))), "
+                + "so none is picked: name one with @Injected(\(named[0].short).self) or @Injected(\\.key)."
+        }
+        return "@Injected var: no '\(qualifiedTypeName(Value.self))' registered and no InjectedKey whose Value "
+            + "is that type. Register it (UnifiedDI.register(\(typeName(Value.self)).self) "
+            + "{ ... }), declare it optional, or use @Injected(\\.key)."
     }
 }

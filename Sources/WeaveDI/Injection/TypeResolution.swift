@@ -2,8 +2,7 @@ import CWeaveRegistry
 
 /// Resolution by value type alone, for `@Injected var x: T` and `T?`: an
 /// override of that type, then the live container (or the task's overlay),
-/// then a key default of that type already evaluated (a default not yet
-/// evaluated cannot be found by its value type).
+/// then the default of the one `InjectedKey` whose `Value` is that type.
 enum TypeResolution {
     static func resolve<T>(_ type: T.Type, record: ReadRecord?) throws(DIError) -> T? {
         if !OverrideScopes.noneActive, let overridden = InjectedValues.task.overriddenValue(ofType: type) {

@@ -15,9 +15,11 @@
 ///   `withInjectedValues` override, then a registration of the key's value
 ///   type, then the key's default. They never fail.
 /// - `@Injected var x: T` reads an override of type `T`, then a
-///   registration of `T` in the live container, then an ``InjectedKey``
-///   default of type `T` already evaluated (a key's default is found by
-///   its value type only after some read of that key). When none has it,
+///   registration of `T` in the live container, then the default of the
+///   ``InjectedKey`` whose `Value` is `T`, whether or not anything read
+///   that key before (when several keys have that `Value`, none is picked
+///   and the message names them; a generic key is found only once read).
+///   When none has it,
 ///   or its registration is part of a cycle or is a `.task` registration
 ///   read outside `withTaskScope`, the program stops with a message saying
 ///   so; `validate()` cannot report this route.

@@ -398,7 +398,7 @@ extension InjectionSlots {
         if keys.count > 1 {
             let named = keys.map { (full: qualifiedTypeName($0), short: typeName($0)) }.sorted { $0.full < $1.full }
             return "@Injected var: '\(qualifiedTypeName(Value.self))' is not registered and \(keys.count) "
-                + "InjectedKeys have it as their Value (\(named.map(\.full).joined(separator: ", "))), "
+                + "InjectedKeys have it as their Value (\(named.map { $0.full }.joined(separator: ", "))), "
                 + "so none is picked: name one with @Injected(\(named[0].short).self) or @Injected(\\.key)."
         }
         return "@Injected var: no '\(qualifiedTypeName(Value.self))' registered and no InjectedKey whose Value "

@@ -195,12 +195,12 @@ final class BuildWindowTests: DITestCase {
 
     /// `publish` keeps the first instance: a second publish returns it.
     func testASecondPublishKeepsTheFirstInstance() {
-        let slot = RegisteredInstance<WindowProbe>(weak: false)
+        let slot = RegisteredInstance(type: WindowProbe.self, weak: false)
         let first = WindowProbe()
         let second = WindowProbe()
         XCTAssertTrue(slot.publish(first).0 === first)
         XCTAssertTrue(slot.publish(second).0 === first)
-        XCTAssertTrue(slot.built === first)
+        XCTAssertTrue(slot.built(as: WindowProbe.self) === first)
     }
 }
 #endif

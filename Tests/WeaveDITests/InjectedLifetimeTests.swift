@@ -31,6 +31,12 @@ extension InjectedValues {
     }
 }
 
+private struct EngineBundle: Sendable {
+    let engine: TrackedEngine
+    let name: String
+    let sizes: [Int]
+}
+
 /// A handler as a server builds one per request.
 private final class EngineHolder: @unchecked Sendable {
     @Injected(\.lifetimeEngine) var byKeyPath
@@ -96,6 +102,27 @@ final class InjectedLifetimeTests: DITestCase {
             XCTAssertEqual(holder.byKeyPath.serial, -1, backend)
             _ = holder
         }
+    }
+
+    /// A lazy singleton is kept in memory laid out for its type: a struct
+    /// instance is read back whole, and released with its registration.
+    func testAReleasedValueTypeSingletonReleasesWhatItHolds() {
+        let container = WeaveDI.Container()
+        container.register(EngineBundle.self, scope: .singleton) {
+            EngineBundle(engine: TrackedEngine(serial: 3), name: "bundle", sizes: [1, 2, 3])
+        }
+        weak var seen: TrackedEngine?
+        do {
+            let first = container.resolve(EngineBundle.self)
+            let again = container.resolve(EngineBundle.self)
+            seen = first?.engine
+            XCTAssertTrue(again?.engine === seen)
+            XCTAssertEqual(again?.name, "bundle")
+            XCTAssertEqual(again?.sizes, [1, 2, 3])
+        }
+        XCTAssertNotNil(seen, "the container keeps its singleton")
+        container.releaseAll()
+        XCTAssertNil(seen, "the singleton's stored struct was not destroyed with its registration")
     }
 
     func testReleaseOfOneTypeRunsItsDeinitAtOnce() {

@@ -373,11 +373,11 @@ extension Resolver {
             return try await AsyncBuilds.fresh(registration: registration, make: make)
         case .singleton, .weak:
             if !OverrideScopes.noneActive, let scope = InjectionScopes.keeper(of: entry) {
-                if let value = scope.existing(entry) ?? entry.instance.current() {
+                if let value = scope.existing(entry) ?? entry.instance.current(as: T.self) {
                     return value
                 }
                 if entry.kind == .weak {
-                    let holder = scope.holder(for: entry) { RegisteredInstance<T>(weak: true) }
+                    let holder = scope.holder(for: entry) { RegisteredInstance(type: T.self, weak: true) }
                     return try await holder.valueOfAsyncBuild(registration: registration, make: make)
                 }
                 return try await scope.instance(for: entry).valueOfAsyncBuild(registration: registration, make: make)
@@ -394,10 +394,10 @@ extension Resolver {
 }
 
 extension RegisteredInstance {
-    func valueOfAsyncBuild(registration: ObjectIdentifier, make: @escaping @Sendable () async throws -> T) async throws -> T {
+    func valueOfAsyncBuild<T>(registration: ObjectIdentifier, make: @escaping @Sendable () async throws -> T) async throws -> T {
         try await AsyncBuilds.value(
             of: self, registration: registration,
-            current: { self.current() },
+            current: { self.current(as: T.self) },
             publish: { value in
                 let (published, replaced) = self.publish(value)
                 if let replaced {

@@ -13,11 +13,19 @@ import Synchronization
 /// instance is written once, then published by `state`; a weak one sits in
 /// an immutable box that a rebuild replaces. Only building (the first
 /// resolve, or a weak rebuild) goes through `buildOnce`.
+///
+/// Not generic: a generic class costs the Swift runtime a metadata
+/// instantiation for every registered type, which was most of a
+/// registration's cost. The strong instance is kept in memory laid out for
+/// the registered type, written once, and read and written by generic
+/// methods that take that type (a generic struct view would cost
+/// unspecialised callers a metadata instantiation of its own).
 @usableFromInline
-final class RegisteredInstance<T>: InstanceHolder, @unchecked Sendable {
+final class RegisteredInstance: InstanceHolder, @unchecked Sendable {
     @usableFromInline let holdsWeakly: Bool
-    /// Written once, before `isPublished` (`InstanceHolder.state`).
-    @exclusivity(unchecked) @usableFromInline var strong: T?
+    /// A `type` instance, allocated and written once, before `isPublished`
+    /// (`InstanceHolder.state`).
+    @exclusivity(unchecked) @usableFromInline var strong: UnsafeMutableRawPointer?
     /// A retained `WeakBox`; read inside a read section only, since a
     /// rebuild replaces it and releases the old one after a grace period.
     @usableFromInline let weakBox = PlatformAtomic<UnsafeRawPointer?>(nil)
@@ -25,43 +33,46 @@ final class RegisteredInstance<T>: InstanceHolder, @unchecked Sendable {
     /// order; written before `state` publishes the instance.
     @exclusivity(unchecked) @usableFromInline var builtOrder: UInt64 = 0
 
-    @usableFromInline init(weak: Bool) {
+    @usableFromInline init(type: Any.Type, weak: Bool) {
         self.holdsWeakly = weak
-        super.init(type: T.self)
+        super.init(type: type)
     }
 
     deinit {
         if let raw = weakBox.load(ordering: .acquiring) {
             Unmanaged<WeakBox>.fromOpaque(raw).release()
         }
+        if let strong {
+            _openExistential(type, do: destroyer)(strong)
+        }
     }
 
-    /// The built strong instance, if any.
+    /// The built strong instance, if any, as the type the store was made for.
     @inlinable @inline(__always)
-    var built: T? {
-        isPublished ? strong : nil
+    func built<T>(as type: T.Type) -> T? {
+        isPublished ? strong.unsafelyUnwrapped.assumingMemoryBound(to: T.self).pointee : nil
     }
 
     /// The weak instance while it is alive. Call inside a read section.
-    @usableFromInline
-    func aliveWeak() -> T? {
+    @inlinable
+    func aliveWeak<T>(as type: T.Type) -> T? {
         guard let raw = weakBox.load(ordering: .acquiring) else { return nil }
         return Unmanaged<WeakBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.object } as? T
     }
 
     @inlinable
-    func current() -> T? {
-        guard holdsWeakly else { return built }
+    func current<T>(as type: T.Type) -> T? {
+        guard holdsWeakly else { return built(as: T.self) }
         weave_read_begin()
         defer { weave_read_end() }
-        return aliveWeak()
+        return aliveWeak(as: T.self)
     }
 
     /// Returns the shared instance, building it exactly once even when many
     /// threads ask at the same moment. The factory runs with no lock held.
     @inlinable
-    func getOrBuild(_ build: () throws(DIError) -> T) throws(DIError) -> T {
-        try buildOnce(self, current: current, publish: publish, build: build)
+    func getOrBuild<T>(_ build: () throws(DIError) -> T) throws(DIError) -> T {
+        try buildOnce(self, current: { current(as: T.self) }, publish: publish, build: build)
     }
 
     /// Publishes `value`, or, if an instance is published already, keeps
@@ -70,18 +81,29 @@ final class RegisteredInstance<T>: InstanceHolder, @unchecked Sendable {
     /// instance now published, and the weak box this replaced, for release
     /// after a grace period (a weak rebuild replaces the dead instance's box).
     @inlinable
-    func publish(_ value: T) -> (T, UnsafeRawPointer?) {
+    func publish<T>(_ value: T) -> (T, UnsafeRawPointer?) {
         if holdsWeakly {
             let box = UnsafeRawPointer(Unmanaged.passRetained(WeakBox(value as AnyObject)).toOpaque())
             return (value, weakBox.exchange(box, ordering: .acquiringAndReleasing))
         }
         guard beginPublishing() else {
-            return (strong!, nil)
+            return (built(as: T.self).unsafelyUnwrapped, nil)
         }
-        strong = value
+        let storage = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        storage.initialize(to: value)
+        strong = UnsafeMutableRawPointer(storage)
         builtOrder = BuildOrder.next()
         endPublishing()
         return (value, nil)
+    }
+}
+
+/// A value of type `V` at `storage` destroyed and its memory freed, for a
+/// store that knows its type only as `Any.Type`.
+private func destroyer<V>(_ type: V.Type) -> (UnsafeMutableRawPointer) -> Void {
+    { storage in
+        storage.assumingMemoryBound(to: V.self).deinitialize(count: 1)
+        storage.deallocate()
     }
 }
 

@@ -112,7 +112,7 @@ final class LazyEntry<T>: AnyRegistryEntry, @unchecked Sendable {
     /// `start` (AsyncBuilds.swift); nil for a synchronous registration.
     let asyncFactory: (@Sendable () async throws -> T)?
     /// The singleton's or weak instance's storage; unused by other scopes.
-    @usableFromInline let instance: RegisteredInstance<T>
+    @usableFromInline let instance: RegisteredInstance
 
     convenience init(scope: ProvideScope, factory: @escaping @Sendable () throws -> T) {
         self.init(scope: scope, factory: factory, asyncFactory: nil)
@@ -129,7 +129,7 @@ final class LazyEntry<T>: AnyRegistryEntry, @unchecked Sendable {
     ) {
         self.factory = factory
         self.asyncFactory = asyncFactory
-        self.instance = RegisteredInstance(weak: scope == .weak)
+        self.instance = RegisteredInstance(type: T.self, weak: scope == .weak)
         let kind: Kind
         switch scope {
         case .singleton: kind = .singleton
@@ -177,7 +177,7 @@ final class LazyEntry<T>: AnyRegistryEntry, @unchecked Sendable {
     }
 
     override var heldInstance: (order: UInt64, value: Any)? {
-        guard kind == .singleton, let value = instance.built else { return nil }
+        guard kind == .singleton, let value = instance.built(as: T.self) else { return nil }
         return (instance.builtOrder, value)
     }
 

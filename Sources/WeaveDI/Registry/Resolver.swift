@@ -151,14 +151,14 @@ enum Resolver {
             // A task inside a scope asks its scope first (`build`): what the
             // scope built must not give way to a live instance built since.
             case .singleton:
-                if let value = Unmanaged<LazyEntry<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.instance.built }),
+                if let value = Unmanaged<LazyEntry<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.instance.built(as: T.self) }),
                     InjectionScopes.taskIsUnscoped
                 {
                     weave_read_end()
                     return (Resolution(value, cacheable: true), nil)
                 }
             case .weak:
-                if let value = Unmanaged<LazyEntry<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.instance.aliveWeak() }),
+                if let value = Unmanaged<LazyEntry<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.instance.aliveWeak(as: T.self) }),
                     InjectionScopes.taskIsUnscoped
                 {
                     let kept = keepingEntry ? Unmanaged<LazyEntry<T>>.fromOpaque(raw).takeUnretainedValue() : nil
@@ -196,7 +196,7 @@ enum Resolver {
     static func build<T>(keptIn raw: UnsafeMutableRawPointer, as type: T.Type) throws(DIError) -> Resolution<T> {
         // Building runs user code: keep the registration past the section.
         let entry = Unmanaged<EntryBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.entry }.lazy(T.self)
-        if entry.kind == .weak, let value = entry.instance.aliveWeak() {
+        if entry.kind == .weak, let value = entry.instance.aliveWeak(as: T.self) {
             weave_read_end()
             return Resolution(value, cacheable: false)
         }
@@ -242,7 +242,7 @@ enum Resolver {
         if let value = scope.existing(entry) {
             return value
         }
-        if let value = entry.instance.current() {
+        if let value = entry.instance.current(as: T.self) {
             return value
         }
         return try scope.buildOwn(entry)

@@ -117,7 +117,7 @@ class ScopedInstances: @unchecked Sendable {
         while let current = scope {
             if let found = current.find(key, from: current.head.load(ordering: .acquiring)) {
                 if entry.kind == .weak {
-                    if let value = unsafeDowncast(found, to: RegisteredInstance<T>.self).current() { return value }
+                    if let value = unsafeDowncast(found, to: RegisteredInstance.self).current(as: T.self) { return value }
                 } else if let value = unsafeDowncast(found, to: ScopedInstance.self).built(as: T.self) {
                     return value
                 }
@@ -132,7 +132,7 @@ class ScopedInstances: @unchecked Sendable {
     @inlinable
     final func buildOwn<T>(_ entry: LazyEntry<T>) throws(DIError) -> T {
         if entry.kind == .weak {
-            return try holder(for: entry) { RegisteredInstance<T>(weak: true) }
+            return try holder(for: entry) { RegisteredInstance(type: T.self, weak: true) }
                 .getOrBuild { () throws(DIError) in try entry.produceFresh() }
         }
         return try instance(for: entry).getOrBuild { () throws(DIError) in try entry.produceFresh() }

@@ -340,7 +340,7 @@ extension Resolver {
         guard let entry = entry(type, in: registry), entry.isAsync else {
             throw error
         }
-        return try await buildAsync(entry.lazy(T.self))
+        return try await buildAsync(entry.lazy, as: T.self)
     }
 
     /// `resolveAsync` while a `validateAsync()` runs: the same, and what
@@ -363,17 +363,18 @@ extension Resolver {
     /// An async registration's instance, by its scope: the registration's
     /// own, the scope's that keeps it (`InjectionScopes`, the rule), or a
     /// fresh one.
-    static func buildAsync<T>(_ entry: LazyEntry<T>) async throws -> T {
-        guard let make = entry.asyncFactory else {
-            return try build(entry).value
+    static func buildAsync<T>(_ entry: LazyEntry, as type: T.Type) async throws -> T {
+        guard entry.makeAsync != nil else {
+            return try build(entry, as: T.self).value
         }
+        let make: @Sendable () async throws -> T = { try await entry.makeValueAsync(as: T.self) }
         let registration = ObjectIdentifier(entry)
         switch entry.kind {
         case .transient, .prebuilt:
             return try await AsyncBuilds.fresh(registration: registration, make: make)
         case .singleton, .weak:
             if !OverrideScopes.noneActive, let scope = InjectionScopes.keeper(of: entry) {
-                if let value = scope.existing(entry) ?? entry.instance.current(as: T.self) {
+                if let value = scope.existing(entry, as: T.self) ?? entry.instance.current(as: T.self) {
                     return value
                 }
                 if entry.kind == .weak {

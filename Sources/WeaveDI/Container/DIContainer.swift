@@ -129,13 +129,13 @@ public final class DIContainer: @unchecked Sendable {
     ///   - type: The type to register under.
     ///   - scope: How long an instance lives.
     ///   - factory: Builds an instance when one is needed.
+    @inlinable
     public func register<T: Sendable>(
         _ type: T.Type,
         scope: ProvideScope,
         factory: @escaping @Sendable () -> T
     ) {
-        store(LazyEntry<T>(scope: scope, factory: factory), for: type)
-        DILog.registered(type, scope: scope)
+        storeLazy(LazyEntry(scope: scope, factory: factory), key: typeKey(type), scope: scope)
     }
 
     /// Lazy registration of a factory that can fail: as the
@@ -155,13 +155,13 @@ public final class DIContainer: @unchecked Sendable {
     ///   - type: The type to register under.
     ///   - scope: How long an instance lives.
     ///   - factory: Builds an instance when one is needed, or throws.
+    @inlinable
     public func register<T: Sendable>(
         _ type: T.Type,
         scope: ProvideScope,
         factory: @escaping @Sendable () throws -> T
     ) {
-        store(LazyEntry<T>(scope: scope, factory: factory), for: type)
-        DILog.registered(type, scope: scope)
+        storeLazy(LazyEntry(scope: scope, factory: factory), key: typeKey(type), scope: scope)
     }
 
     /// Lazy registration of an async factory that can fail. Nothing runs
@@ -188,13 +188,13 @@ public final class DIContainer: @unchecked Sendable {
     ///   - type: The type to register under.
     ///   - scope: How long an instance lives.
     ///   - factory: Builds an instance when one is needed, or throws.
+    @inlinable
     public func register<T: Sendable>(
         _ type: T.Type,
         scope: ProvideScope,
         factory: @escaping @Sendable () async throws -> T
     ) {
-        store(LazyEntry<T>(scope: scope, asyncFactory: factory), for: type)
-        DILog.registered(type, scope: scope)
+        storeLazy(LazyEntry(scope: scope, asyncFactory: factory), key: typeKey(type), scope: scope)
     }
 
     /// The instance registered for `type` here or in a parent, built
@@ -323,7 +323,19 @@ public final class DIContainer: @unchecked Sendable {
     /// asked); the others pay one load. Two first registrations at once
     /// both note it, which `KnownContainers` takes as one.
     private func store<T>(_ entry: AnyRegistryEntry, for type: T.Type) {
-        registry.set(entry, forKey: typeKey(type))
+        store(entry, key: typeKey(type))
+    }
+
+    /// A lazy registration, made in the caller's module: the entry's
+    /// factory is then specialised for the registered type.
+    @usableFromInline
+    func storeLazy(_ entry: LazyEntry, key: TypeKey, scope: ProvideScope) {
+        store(entry, key: key)
+        DILog.registered(entry.type, scope: scope)
+    }
+
+    private func store(_ entry: AnyRegistryEntry, key: TypeKey) {
+        registry.set(entry, forKey: key)
         if !isKnown.load(ordering: .relaxed) {
             isKnown.store(true, ordering: .relaxed)
             KnownContainers.note(self)

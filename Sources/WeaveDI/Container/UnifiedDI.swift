@@ -41,6 +41,7 @@ public enum UnifiedDI {
     ///   - type: The type to register under.
     ///   - scope: How long an instance lives.
     ///   - factory: Builds an instance when one is needed.
+    @inlinable
     public static func register<T: Sendable>(
         _ type: T.Type,
         scope: ProvideScope,
@@ -64,6 +65,7 @@ public enum UnifiedDI {
     ///   - type: The type to register under.
     ///   - scope: How long an instance lives.
     ///   - factory: Builds an instance when one is needed, or throws.
+    @inlinable
     public static func register<T: Sendable>(
         _ type: T.Type,
         scope: ProvideScope,
@@ -88,6 +90,7 @@ public enum UnifiedDI {
     ///   - type: The type to register under.
     ///   - scope: How long an instance lives.
     ///   - factory: Builds an instance when one is needed, or throws.
+    @inlinable
     public static func register<T: Sendable>(
         _ type: T.Type,
         scope: ProvideScope,

@@ -89,7 +89,7 @@ extension Optional: OptionalResolvable {
 
     private static func build(fromWrappedEntry entry: AnyRegistryEntry) -> Self {
         do {
-            let built = try Resolver.build(entry.lazy(Wrapped.self))
+            let built = try Resolver.build(entry.lazy, as: Wrapped.self)
             return .some(built.value)
         } catch {
             DILog.failure(error)

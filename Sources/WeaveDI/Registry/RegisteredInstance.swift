@@ -47,6 +47,12 @@ final class RegisteredInstance: InstanceHolder, @unchecked Sendable {
         }
     }
 
+    /// The built strong instance, untyped, for `shutdown()`.
+    var builtValue: Any? {
+        guard isPublished, let strong else { return nil }
+        return _openExistential(type, do: loader)(strong)
+    }
+
     /// The built strong instance, if any, as the type the store was made for.
     @inlinable @inline(__always)
     func built<T>(as type: T.Type) -> T? {
@@ -96,6 +102,10 @@ final class RegisteredInstance: InstanceHolder, @unchecked Sendable {
         endPublishing()
         return (value, nil)
     }
+}
+
+private func loader<V>(_ type: V.Type) -> (UnsafeMutableRawPointer) -> Any {
+    { storage in storage.assumingMemoryBound(to: V.self).pointee }
 }
 
 /// A value of type `V` at `storage` destroyed and its memory freed, for a

@@ -1,6 +1,6 @@
 /// What the registry stores for one type. The entry under key
-/// `typeKey(T.self)` is always a `PrebuiltEntry<T>` or a `LazyEntry<T>`, so a
-/// lookup needs no dynamic cast: `kind` says which.
+/// `typeKey(T.self)` is always a `PrebuiltEntry<T>` or a `LazyEntry` made
+/// for `T`, so a lookup needs no dynamic cast: `kind` says which.
 @usableFromInline
 class AnyRegistryEntry: @unchecked Sendable {
     @usableFromInline
@@ -32,8 +32,8 @@ class AnyRegistryEntry: @unchecked Sendable {
     }
 
     @inlinable @inline(__always)
-    func lazy<T>(_ type: T.Type) -> LazyEntry<T> {
-        unsafeDowncast(self, to: LazyEntry<T>.self)
+    var lazy: LazyEntry {
+        unsafeDowncast(self, to: LazyEntry.self)
     }
 
     /// A stand-in for `validate()`: the same factory, built on every
@@ -69,7 +69,7 @@ class AnyRegistryEntry: @unchecked Sendable {
             guard let factory = entry.factory else { return entry.value }
             return try InstanceBuilder.run(registration: ObjectIdentifier(self), type: T.self, kind: .prebuilt, factory)
         }
-        return try lazy(type).produceFresh()
+        return try lazy.produceFresh(as: T.self)
     }
 }
 
@@ -92,7 +92,7 @@ final class PrebuiltEntry<T>: AnyRegistryEntry, @unchecked Sendable {
     }
 
     override func validationClone() -> AnyRegistryEntry {
-        LazyEntry<T>(scope: .transient, factory: factory ?? { self.value })
+        LazyEntry(scope: .transient, factory: factory ?? { self.value })
     }
 
     override var heldInstance: (order: UInt64, value: Any)? { (order, value) }
@@ -102,34 +102,51 @@ final class PrebuiltEntry<T>: AnyRegistryEntry, @unchecked Sendable {
 /// A singleton's instance lives in `instance` once built and is read from
 /// there without a lock and without replacing the entry (which would be a
 /// write, and a grace-period wait, on a read).
+///
+/// Not generic, for the reason ``RegisteredInstance`` is not: a generic
+/// class costs the runtime a metadata instantiation per registered type.
+/// The factory is kept as a function that writes an instance into memory
+/// laid out for `type`; the generic methods, given that type, read it back.
 @usableFromInline
-final class LazyEntry<T>: AnyRegistryEntry, @unchecked Sendable {
-    /// The synchronous factory. For an async registration, one that throws
-    /// ``DIError/asyncRegistration(type:)``: a synchronous resolve returns
-    /// an instance the async build published, and never builds one.
-    @usableFromInline let factory: @Sendable () throws -> T
-    /// An async registration's factory, run by the async resolves and
-    /// `start` (AsyncBuilds.swift); nil for a synchronous registration.
-    let asyncFactory: (@Sendable () async throws -> T)?
+final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
+    /// The synchronous factory, writing a `type` instance to its argument
+    /// (left uninitialized when it throws). For an async registration, one
+    /// that throws ``DIError/asyncRegistration(type:)``: a synchronous
+    /// resolve returns an instance the async build published, and never
+    /// builds one.
+    @usableFromInline let make: @Sendable (UnsafeMutableRawPointer) throws -> Void
+    /// An async registration's factory, in the same form, run by the async
+    /// resolves and `start` (AsyncBuilds.swift); nil for a synchronous
+    /// registration.
+    @usableFromInline let makeAsync: (@Sendable (UnsafeMutableRawPointer) async throws -> Void)?
     /// The singleton's or weak instance's storage; unused by other scopes.
     @usableFromInline let instance: RegisteredInstance
 
-    convenience init(scope: ProvideScope, factory: @escaping @Sendable () throws -> T) {
-        self.init(scope: scope, factory: factory, asyncFactory: nil)
+    @inlinable
+    convenience init<T>(scope: ProvideScope, factory: @escaping @Sendable () throws -> T) {
+        self.init(
+            type: T.self, scope: scope,
+            make: { storage in storage.initializeMemory(as: T.self, to: try factory()) },
+            makeAsync: nil)
     }
 
-    convenience init(scope: ProvideScope, asyncFactory: @escaping @Sendable () async throws -> T) {
+    @inlinable
+    convenience init<T>(scope: ProvideScope, asyncFactory: @escaping @Sendable () async throws -> T) {
         let name = typeName(T.self)
-        self.init(scope: scope, factory: { throw DIError.asyncRegistration(type: name) }, asyncFactory: asyncFactory)
+        self.init(
+            type: T.self, scope: scope,
+            make: { _ in throw DIError.asyncRegistration(type: name) },
+            makeAsync: { storage in storage.initializeMemory(as: T.self, to: try await asyncFactory()) })
     }
 
-    private init(
-        scope: ProvideScope, factory: @escaping @Sendable () throws -> T,
-        asyncFactory: (@Sendable () async throws -> T)?
+    @usableFromInline
+    init(
+        type: Any.Type, scope: ProvideScope, make: @escaping @Sendable (UnsafeMutableRawPointer) throws -> Void,
+        makeAsync: (@Sendable (UnsafeMutableRawPointer) async throws -> Void)?
     ) {
-        self.factory = factory
-        self.asyncFactory = asyncFactory
-        self.instance = RegisteredInstance(type: T.self, weak: scope == .weak)
+        self.make = make
+        self.makeAsync = makeAsync
+        self.instance = RegisteredInstance(type: type, weak: scope == .weak)
         let kind: Kind
         switch scope {
         case .singleton: kind = .singleton
@@ -137,34 +154,38 @@ final class LazyEntry<T>: AnyRegistryEntry, @unchecked Sendable {
         case .weak: kind = .weak
         case .task: kind = .task
         }
-        super.init(type: T.self, kind: kind)
+        super.init(type: type, kind: kind)
     }
 
     override func validationClone() -> AnyRegistryEntry {
-        LazyEntry<T>(scope: .transient, factory: factory, asyncFactory: asyncFactory)
+        LazyEntry(type: type, scope: .transient, make: make, makeAsync: makeAsync)
     }
 
     override func buildForValidation() throws(DIError) {
-        _ = try produceFresh()
+        try _openExistential(type, do: discardingBuild)(self).get()
     }
 
     override func asyncValidationClone() -> AnyRegistryEntry {
-        LazyEntry<T>(scope: kind == .weak ? .singleton : scope, factory: factory, asyncFactory: asyncFactory)
+        LazyEntry(type: type, scope: kind == .weak ? .singleton : scope, make: make, makeAsync: makeAsync)
     }
 
-    override var isAsync: Bool { asyncFactory != nil }
+    override var isAsync: Bool { makeAsync != nil }
 
     override var startHolder: InstanceHolder? { instance }
 
     override func buildForStart() async throws {
-        if asyncFactory != nil {
-            _ = try await Resolver.buildAsync(self)
+        try await _openExistential(type, do: startBuild)(self)
+    }
+
+    func buildForStart<T>(as type: T.Type) async throws {
+        if makeAsync != nil {
+            _ = try await Resolver.buildAsync(self, as: T.self)
             return
         }
         // Inside an override scope or overlay the scope keeps what is built
         // (`InjectionScopes`), so it must not reach the registration's holder.
         if !OverrideScopes.noneActive, InjectionScopes.keeper(of: self) != nil {
-            _ = try Resolver.build(self)
+            _ = try Resolver.build(self, as: T.self)
             return
         }
         // A synchronous factory, run in a flight: its build goes through the
@@ -172,18 +193,65 @@ final class LazyEntry<T>: AnyRegistryEntry, @unchecked Sendable {
         // flight's own link leaves the chain first: the synchronous build
         // names this registration itself.
         _ = try await instance.valueOfAsyncBuild(registration: ObjectIdentifier(self)) {
-            try AsyncChain.$links.withValue(AsyncChain.links.dropLast()) { try Resolver.build(self).value }
+            try AsyncChain.$links.withValue(AsyncChain.links.dropLast()) { try Resolver.build(self, as: T.self).value }
         }
     }
 
     override var heldInstance: (order: UInt64, value: Any)? {
-        guard kind == .singleton, let value = instance.built(as: T.self) else { return nil }
+        guard kind == .singleton, let value = instance.builtValue else { return nil }
         return (instance.builtOrder, value)
     }
 
     /// Runs the factory under cycle detection; never holds a lock.
     @inlinable
-    func produceFresh() throws(DIError) -> T {
-        try InstanceBuilder.run(registration: ObjectIdentifier(self), type: T.self, kind: kind, factory)
+    func produceFresh<T>(as type: T.Type) throws(DIError) -> T {
+        try InstanceBuilder.run(registration: ObjectIdentifier(self), type: T.self, kind: kind) {
+            try self.makeValue(as: T.self)
+        }
     }
+
+    /// One instance from the synchronous factory, with no cycle detection:
+    /// built in a buffer on the stack when the type fits one, else on the
+    /// heap. (Not `withUnsafeTemporaryAllocation`, which goes through a
+    /// `Result` of the type: a metadata instantiation per type in
+    /// unspecialised code.)
+    @inlinable
+    func makeValue<T>(as type: T.Type) throws -> T {
+        if MemoryLayout<T>.size <= MemoryLayout<StackStorage>.size
+            && MemoryLayout<T>.alignment <= MemoryLayout<StackStorage>.alignment
+        {
+            var buffer: StackStorage = (0, 0, 0, 0, 0, 0)
+            return try withUnsafeMutableBytes(of: &buffer) { raw in
+                let storage = raw.baseAddress.unsafelyUnwrapped
+                try make(storage)
+                return storage.assumingMemoryBound(to: T.self).move()
+            }
+        }
+        let storage = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        defer { storage.deallocate() }
+        try make(UnsafeMutableRawPointer(storage))
+        return storage.move()
+    }
+
+    /// Room for an instance of most types: a class reference, an existential
+    /// (40 bytes), a small struct.
+    @usableFromInline typealias StackStorage = (UInt, UInt, UInt, UInt, UInt, UInt)
+
+    /// One instance from the async factory (which must exist).
+    func makeValueAsync<T>(as type: T.Type) async throws -> T {
+        let storage = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        defer { storage.deallocate() }
+        try await makeAsync.unsafelyUnwrapped(UnsafeMutableRawPointer(storage))
+        return storage.move()
+    }
+}
+
+/// A build whose instance is dropped, for a registration that knows its
+/// type only as `Any.Type` (`buildForValidation`).
+private func discardingBuild<V>(_ type: V.Type) -> (LazyEntry) -> Result<Void, DIError> {
+    { entry in Result { () throws(DIError) in _ = try entry.produceFresh(as: V.self) } }
+}
+
+private func startBuild<V>(_ type: V.Type) -> (LazyEntry) async throws -> Void {
+    { entry in try await entry.buildForStart(as: V.self) }
 }

@@ -129,7 +129,7 @@ enum Resolver {
     @inlinable @inline(__always)
     static func resolve<T>(
         _ type: T.Type, key: TypeKey, from registry: Registry?, keepingEntry: Bool
-    ) throws(DIError) -> (resolution: Resolution<T>?, kept: LazyEntry<T>?) {
+    ) throws(DIError) -> (resolution: Resolution<T>?, kept: LazyEntry?) {
         if UnifiedRegistry.optimized {
             let raw: UnsafeMutableRawPointer?
             if let registry {
@@ -151,17 +151,17 @@ enum Resolver {
             // A task inside a scope asks its scope first (`build`): what the
             // scope built must not give way to a live instance built since.
             case .singleton:
-                if let value = Unmanaged<LazyEntry<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.instance.built(as: T.self) }),
+                if let value = Unmanaged<LazyEntry>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.instance.built(as: T.self) }),
                     InjectionScopes.taskIsUnscoped
                 {
                     weave_read_end()
                     return (Resolution(value, cacheable: true), nil)
                 }
             case .weak:
-                if let value = Unmanaged<LazyEntry<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.instance.aliveWeak(as: T.self) }),
+                if let value = Unmanaged<LazyEntry>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.instance.aliveWeak(as: T.self) }),
                     InjectionScopes.taskIsUnscoped
                 {
-                    let kept = keepingEntry ? Unmanaged<LazyEntry<T>>.fromOpaque(raw).takeUnretainedValue() : nil
+                    let kept = keepingEntry ? Unmanaged<LazyEntry>.fromOpaque(raw).takeUnretainedValue() : nil
                     weave_read_end()
                     return (Resolution(value, cacheable: false), kept)
                 }
@@ -169,9 +169,9 @@ enum Resolver {
                 break
             }
             // Building runs user code: keep the entry alive past the section.
-            let lazy = Unmanaged<LazyEntry<T>>.fromOpaque(raw).takeUnretainedValue()
+            let lazy = Unmanaged<LazyEntry>.fromOpaque(raw).takeUnretainedValue()
             weave_read_end()
-            return (try build(lazy), keepingEntry ? lazy : nil)
+            return (try build(lazy, as: T.self), keepingEntry ? lazy : nil)
         }
         return try resolveBaseline(type, key: key, in: registry, keepingEntry: keepingEntry)
     }
@@ -180,13 +180,13 @@ enum Resolver {
     @usableFromInline
     static func resolveBaseline<T>(
         _ type: T.Type, key: TypeKey, in registry: Registry?, keepingEntry: Bool
-    ) throws(DIError) -> (resolution: Resolution<T>?, kept: LazyEntry<T>?) {
+    ) throws(DIError) -> (resolution: Resolution<T>?, kept: LazyEntry?) {
         guard let entry = lockedEntry(key, in: registry) else { return (nil, nil) }
         if entry.kind == .prebuilt {
             return (Resolution(entry.prebuilt(type).value, cacheable: true), nil)
         }
-        let lazy = entry.lazy(type)
-        return (try build(lazy), keepingEntry ? lazy : nil)
+        let lazy = entry.lazy
+        return (try build(lazy, as: T.self), keepingEntry ? lazy : nil)
     }
 
     /// Builds from the registration an `EntryBox` keeps in a type's slot,
@@ -195,39 +195,39 @@ enum Resolver {
     @inlinable @inline(__always)
     static func build<T>(keptIn raw: UnsafeMutableRawPointer, as type: T.Type) throws(DIError) -> Resolution<T> {
         // Building runs user code: keep the registration past the section.
-        let entry = Unmanaged<EntryBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.entry }.lazy(T.self)
+        let entry = Unmanaged<EntryBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.entry }.lazy
         if entry.kind == .weak, let value = entry.instance.aliveWeak(as: T.self) {
             weave_read_end()
             return Resolution(value, cacheable: false)
         }
         weave_read_end()
-        return try build(entry)
+        return try build(entry, as: T.self)
     }
 
     /// Turns a lazy entry into an instance according to its scope. Inlinable
     /// so that it is specialised where it is called: unspecialised generic
     /// code pays a runtime metadata lookup for every generic type it touches.
     @inlinable
-    static func build<T>(_ entry: LazyEntry<T>) throws(DIError) -> Resolution<T> {
+    static func build<T>(_ entry: LazyEntry, as type: T.Type) throws(DIError) -> Resolution<T> {
         switch entry.kind {
         // Inside a scope, an instance not built yet is the scope's own
         // (`InjectionScopes`, the rule).
         case .singleton:
             if !OverrideScopes.noneActive, let scope = InjectionScopes.keeper(of: entry) {
-                return Resolution(try build(entry, keptBy: scope), cacheable: false)
+                return Resolution(try build(entry, as: T.self, keptBy: scope), cacheable: false)
             }
-            let value = try entry.instance.getOrBuild { () throws(DIError) in try entry.produceFresh() }
+            let value = try entry.instance.getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }
             return Resolution(value, cacheable: true)
         case .weak:
             if !OverrideScopes.noneActive, let scope = InjectionScopes.keeper(of: entry) {
-                return Resolution(try build(entry, keptBy: scope), cacheable: false)
+                return Resolution(try build(entry, as: T.self, keptBy: scope), cacheable: false)
             }
-            let value = try entry.instance.getOrBuild { () throws(DIError) in try entry.produceFresh() }
+            let value = try entry.instance.getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }
             return Resolution(value, cacheable: false)
         case .task:
-            return Resolution(try TaskScope.instance(for: entry), cacheable: false)
+            return Resolution(try TaskScope.instance(for: entry, as: T.self), cacheable: false)
         case .transient, .prebuilt:
-            return Resolution(try entry.produceFresh(), cacheable: false)
+            return Resolution(try entry.produceFresh(as: T.self), cacheable: false)
         }
     }
 
@@ -238,14 +238,14 @@ enum Resolver {
     /// by another task meanwhile must not replace it mid-scope. Out of line:
     /// the common build paths stay small.
     @usableFromInline @inline(never)
-    static func build<T>(_ entry: LazyEntry<T>, keptBy scope: ScopedInstances) throws(DIError) -> T {
-        if let value = scope.existing(entry) {
+    static func build<T>(_ entry: LazyEntry, as type: T.Type, keptBy scope: ScopedInstances) throws(DIError) -> T {
+        if let value = scope.existing(entry, as: T.self) {
             return value
         }
         if let value = entry.instance.current(as: T.self) {
             return value
         }
-        return try scope.buildOwn(entry)
+        return try scope.buildOwn(entry, as: T.self)
     }
 
     /// The entry itself, retained, by the selected read: for `@Factory`,

@@ -111,7 +111,7 @@ class ScopedInstances: @unchecked Sendable {
     /// singleton's instance, or a weak one while it is alive); this scope
     /// first, so a scope never answers with two objects.
     @inlinable
-    final func existing<T>(_ entry: LazyEntry<T>) -> T? {
+    final func existing<T>(_ entry: LazyEntry, as type: T.Type) -> T? {
         let key = UInt(bitPattern: ObjectIdentifier(entry))
         var scope: ScopedInstances? = self
         while let current = scope {
@@ -130,12 +130,12 @@ class ScopedInstances: @unchecked Sendable {
     /// This scope's own instance of a singleton or weak `entry`, built once
     /// (a weak one held weakly, as its registration would).
     @inlinable
-    final func buildOwn<T>(_ entry: LazyEntry<T>) throws(DIError) -> T {
+    final func buildOwn<T>(_ entry: LazyEntry, as type: T.Type) throws(DIError) -> T {
         if entry.kind == .weak {
             return try holder(for: entry) { RegisteredInstance(type: T.self, weak: true) }
-                .getOrBuild { () throws(DIError) in try entry.produceFresh() }
+                .getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }
         }
-        return try instance(for: entry).getOrBuild { () throws(DIError) in try entry.produceFresh() }
+        return try instance(for: entry).getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }
     }
 
     /// Whether `entry` is a registration of this scope's own registry.
@@ -192,12 +192,12 @@ enum TaskScope {
     @usableFromInline @TaskLocal static var current: ScopedInstances?
 
     @inlinable
-    static func instance<T>(for entry: LazyEntry<T>) throws(DIError) -> T {
+    static func instance<T>(for entry: LazyEntry, as type: T.Type) throws(DIError) -> T {
         guard let scope = current else {
             DILog.scopeLeak(T.self)
             throw .noActiveScope(type: typeName(T.self))
         }
-        return try scope.instance(for: entry).getOrBuild { () throws(DIError) in try entry.produceFresh() }
+        return try scope.instance(for: entry).getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }
     }
 }
 

@@ -1,0 +1,84 @@
+import Foundation
+import WeaveDI
+import XCTest
+
+// A lazy registration keeps its factory type-erased: each build writes the
+// instance into memory laid out for the registered type, on the stack when
+// it fits a small buffer, else on the heap. These types take each route.
+
+private final class Counted: Sendable {
+    let id: Int
+    init(id: Int) { self.id = id }
+}
+
+/// 96 bytes: larger than the stack buffer.
+private struct Wide: Sendable, Equatable {
+    var a: (Int, Int, Int, Int, Int, Int) = (1, 2, 3, 4, 5, 6)
+    var b: (Int, Int, Int, Int, Int, Int) = (7, 8, 9, 10, 11, 12)
+    var tag: String
+
+    static func == (lhs: Wide, rhs: Wide) -> Bool {
+        lhs.a == rhs.a && lhs.b == rhs.b && lhs.tag == rhs.tag
+    }
+}
+
+private enum Failure: Error { case once }
+
+final class FactoryStorageTests: DITestCase {
+    func testEveryLayoutIsBuiltWhole() {
+        XCTAssertGreaterThan(MemoryLayout<Wide>.size, 48)
+        XCTAssertGreaterThan(MemoryLayout<SIMD4<Double>>.alignment, 8)
+        let container = WeaveDI.Container()
+        container.register(Counted.self, scope: .transient) { Counted(id: 7) }
+        container.register(Wide.self, scope: .transient) { Wide(tag: "wide") }
+        container.register(SIMD4<Double>.self, scope: .transient) { SIMD4(1.5, 2.5, 3.5, 4.5) }
+        container.register(String.self, scope: .singleton) { String(repeating: "s", count: 100) }
+        for _ in 0..<3 {
+            XCTAssertEqual(container.resolve(Counted.self)?.id, 7)
+            XCTAssertEqual(container.resolve(Wide.self), Wide(tag: "wide"))
+            XCTAssertEqual(container.resolve(SIMD4<Double>.self), SIMD4(1.5, 2.5, 3.5, 4.5))
+            XCTAssertEqual(container.resolve(String.self)?.count, 100)
+        }
+    }
+
+    func testAFactoryThatThrowsLeavesNothingBehindAndIsRetried() throws {
+        let container = WeaveDI.Container()
+        let calls = CallCounter()
+        container.register(Wide.self, scope: .singleton) { () throws -> Wide in
+            if calls.increment() == 1 { throw Failure.once }
+            return Wide(tag: "second")
+        }
+        XCTAssertThrowsError(try container.resolveThrowing(Wide.self))
+        XCTAssertEqual(try container.resolveThrowing(Wide.self), Wide(tag: "second"))
+        XCTAssertEqual(try container.resolveThrowing(Wide.self), Wide(tag: "second"))
+        XCTAssertEqual(calls.value, 2)
+    }
+
+    func testAsyncFactoriesOfEveryLayout() async throws {
+        let container = WeaveDI.Container()
+        container.register(Wide.self, scope: .transient) { () async throws -> Wide in Wide(tag: "async") }
+        container.register(Counted.self, scope: .singleton) { () async throws -> Counted in Counted(id: 9) }
+        let wide = try await container.resolveAsyncThrowing(Wide.self)
+        XCTAssertEqual(wide, Wide(tag: "async"))
+        let first = try await container.resolveAsyncThrowing(Counted.self)
+        let second = try await container.resolveAsyncThrowing(Counted.self)
+        XCTAssertTrue(first === second)
+        XCTAssertEqual(first.id, 9)
+    }
+}
+
+private final class CallCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        count += 1
+        return count
+    }
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
+}

@@ -229,24 +229,27 @@ func buildOnce<T>(
         }
     }
 
-    let result: Result<T, DIError>
+    // No `Result` here: unspecialised callers would instantiate its
+    // metadata for every type built.
+    let value: T
     do throws(DIError) {
-        result = .success(try build())
+        value = try build()
     } catch {
-        result = .failure(error)
+        if claimed {
+            #if WEAVE_STRESS_HOOKS
+            BuildHooks.reached(.beforePublish, holder)
+            BuildHooks.reached(.afterPublish, holder)
+            #endif
+            holder.releaseClaim(me)
+        }
+        throw error
     }
 
-    guard claimed else { return try result.get() }
+    guard claimed else { return value }
     #if WEAVE_STRESS_HOOKS
     BuildHooks.reached(.beforePublish, holder)
     #endif
-    var outcome = result
-    var replaced: UnsafeRawPointer?
-    if case .success(let value) = result {
-        let (published, previous) = publish(value)
-        outcome = .success(published)
-        replaced = previous
-    }
+    let (published, replaced) = publish(value)
     #if WEAVE_STRESS_HOOKS
     BuildHooks.reached(.afterPublish, holder)
     #endif
@@ -254,5 +257,5 @@ func buildOnce<T>(
     if let replaced {
         weave_defer_release(UnsafeMutableRawPointer(mutating: replaced))
     }
-    return try outcome.get()
+    return published
 }

@@ -322,9 +322,9 @@ extension Resolver {
     static func resolveAsync<T>(_ type: T.Type, in registry: Registry?) async throws -> T {
         if asyncValidations.load(ordering: .relaxed) == 0 {
             do throws(DIError) {
-                let resolution = registry == nil ? try resolveLive(type) : try resolve(type, in: registry)
-                guard let resolution else { throw DIError.missing(type) }
-                return resolution.value
+                let resolved = registry == nil ? try resolveLive(type) : try resolve(type, in: registry)
+                guard let resolved else { throw DIError.missing(type) }
+                return resolved
             } catch .asyncRegistration(let name) {
                 return try await buildAsync(type, in: registry, after: .asyncRegistration(type: name))
             }
@@ -349,9 +349,9 @@ extension Resolver {
     static func resolveAsyncValidating<T>(_ type: T.Type, in registry: Registry?) async throws -> T {
         AsyncValidationRun.noteResolve(of: T.self)
         do throws(DIError) {
-            let resolution = registry == nil ? try resolveLive(type) : try resolve(type, in: registry)
-            guard let resolution else { throw DIError.missing(type) }
-            return resolution.value
+            let resolved = registry == nil ? try resolveLive(type) : try resolve(type, in: registry)
+            guard let resolved else { throw DIError.missing(type) }
+            return resolved
         } catch .dependencyNotFound(let name) {
             AsyncValidationRun.noteMissing(T.self)
             throw DIError.dependencyNotFound(type: name)
@@ -365,7 +365,7 @@ extension Resolver {
     /// fresh one.
     static func buildAsync<T>(_ entry: LazyEntry, as type: T.Type) async throws -> T {
         guard entry.makeAsync != nil else {
-            return try build(entry, as: T.self).value
+            return try build(entry, as: T.self)
         }
         let make: @Sendable () async throws -> T = { try await entry.makeValueAsync(as: T.self) }
         let registration = ObjectIdentifier(entry)

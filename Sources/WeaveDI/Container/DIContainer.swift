@@ -216,8 +216,8 @@ public final class DIContainer: @unchecked Sendable {
     @inlinable
     public func resolve<T: Sendable>(_ type: T.Type) -> T? {
         do {
-            if let resolution = try Resolver.resolve(type, in: registry) {
-                return resolution.value
+            if let resolved = try Resolver.resolve(type, in: registry) {
+                return resolved
             }
         } catch {
             return nil
@@ -247,10 +247,10 @@ public final class DIContainer: @unchecked Sendable {
     ///   registration outside `withTaskScope`.
     public func resolveThrowing<T: Sendable>(_ type: T.Type) throws(DIError) -> T {
         do throws(DIError) {
-            guard let resolution = try Resolver.resolve(type, in: registry) else {
+            guard let resolved = try Resolver.resolve(type, in: registry) else {
                 throw DIError.missing(type)
             }
-            return resolution.value
+            return resolved
         } catch {
             DILog.failure(error)
             throw error

@@ -181,10 +181,10 @@ public enum UnifiedDI {
     ///   for a `.task` registration outside `withTaskScope`.
     @inlinable
     public static func resolveThrowing<T: Sendable>(_ type: T.Type) throws(DIError) -> T {
-        guard let resolution = try Resolver.resolveLive(type) else {
+        guard let resolved = try Resolver.resolveLive(type) else {
             throw DIError.missing(type)
         }
-        return resolution.value
+        return resolved
     }
 
     /// As ``resolveAsyncThrowing(_:)``, with nil for any failure (logged):

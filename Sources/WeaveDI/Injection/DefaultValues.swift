@@ -65,7 +65,8 @@ enum DefaultValues {
     }
 
     private static func cachedValue<T>(_ type: T.Type, in table: Registry, key: TypeKey) -> T? {
-        (try? Resolver.resolve(type, key: key, in: table))??.value
+        var cacheable = false
+        return (try? Resolver.resolve(type, key: key, in: table, cacheable: &cacheable)) ?? nil
     }
 
     static func reset() {

@@ -110,9 +110,10 @@ public struct InjectedValues: Sendable {
                 return unsafeDowncast(override.boxed, to: OverrideValue<K.Value>.self).value
             }
             do {
-                if let resolution = try Resolver.resolve(K.Value.self, in: nil) {
-                    readRecord?.note(resolution)
-                    return resolution.value
+                var cacheable = false
+                if let resolved = try Resolver.resolve(K.Value.self, in: nil, cacheable: &cacheable) {
+                    readRecord?.note(cacheable: cacheable)
+                    return resolved
                 }
             } catch {
                 // A cycle or a task-scoped registration outside a scope: the
@@ -143,7 +144,7 @@ public struct InjectedValues: Sendable {
     var innermostScope: OverrideScopeToken? { scopeTokens.last }
 }
 
-/// Whether everything one read resolved may be cached (see `Resolution`),
+/// Whether everything one read resolved may be cached (see `Resolver`),
 /// and, for a type slot's read whose value is not cacheable because it was
 /// built from a transient, weak or `.task` registration of the live
 /// container, that registration: the slot keeps it, so its next read builds
@@ -162,8 +163,8 @@ final class ReadRecord: @unchecked Sendable {
 
     init(keepingEntryOf type: Any.Type) { entryWanted = ObjectIdentifier(type) }
 
-    func note<T>(_ resolution: Resolution<T>) {
-        if !resolution.cacheable { cacheable = false }
+    func note(cacheable resolved: Bool) {
+        if !resolved { cacheable = false }
     }
 }
 

@@ -59,7 +59,8 @@ final class InjectionSlot<Value>: InjectionSlotHandle, @unchecked Sendable {
             return build(entry)
         }
         do {
-            return try Resolver.build(keptIn: raw, as: Value.self).value
+            var cacheable = false
+            return try Resolver.build(keptIn: raw, as: Value.self, cacheable: &cacheable)
         } catch {
             InjectionSlots.stopReading(Value.self, error)
         }

@@ -15,17 +15,20 @@ enum TypeResolution {
             // The registration is kept from the same probe.
             let wantsEntry =
                 record.entryWanted == ObjectIdentifier(type) || record.entryWanted == ObjectIdentifier(T?.self)
-            let (resolution, kept) = try Resolver.resolve(type, key: typeKey(type), from: nil, keepingEntry: wantsEntry)
-            if let resolution {
-                record.note(resolution)
+            var cacheable = false
+            var kept: LazyEntry?
+            let resolved = try Resolver.resolve(
+                type, key: typeKey(type), from: nil, keepingEntry: wantsEntry, cacheable: &cacheable, kept: &kept)
+            if let resolved {
+                record.note(cacheable: cacheable)
                 record.registeredType = ObjectIdentifier(type)
-                if !resolution.cacheable, let kept {
+                if !cacheable, let kept {
                     record.entry = kept
                 }
-                return resolution.value
+                return resolved
             }
-        } else if let resolution = try Resolver.resolve(type, in: nil) {
-            return resolution.value
+        } else if let resolved = try Resolver.resolve(type, in: nil) {
+            return resolved
         }
         if let value = DefaultValues.value(ofType: type) {
             return value
@@ -89,8 +92,7 @@ extension Optional: OptionalResolvable {
 
     private static func build(fromWrappedEntry entry: AnyRegistryEntry) -> Self {
         do {
-            let built = try Resolver.build(entry.lazy, as: Wrapped.self)
-            return .some(built.value)
+            return .some(try Resolver.build(entry.lazy, as: Wrapped.self))
         } catch {
             DILog.failure(error)
             return nil

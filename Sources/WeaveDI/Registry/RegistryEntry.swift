@@ -193,7 +193,7 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
         // flight's own link leaves the chain first: the synchronous build
         // names this registration itself.
         _ = try await instance.valueOfAsyncBuild(registration: ObjectIdentifier(self)) {
-            try AsyncChain.$links.withValue(AsyncChain.links.dropLast()) { try Resolver.build(self, as: T.self).value }
+            try AsyncChain.$links.withValue(AsyncChain.links.dropLast()) { try Resolver.build(self, as: T.self) }
         }
     }
 

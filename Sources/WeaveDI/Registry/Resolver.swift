@@ -1,20 +1,5 @@
 import CWeaveRegistry
 
-/// What a resolve produced, and whether a cache may keep it: an eager
-/// registration or a built singleton may be cached until the next write; a
-/// transient, weak or task-scoped instance may not (a cache would pin it).
-@usableFromInline
-struct Resolution<T> {
-    @usableFromInline let value: T
-    @usableFromInline let cacheable: Bool
-
-    @inlinable @inline(__always)
-    init(_ value: T, cacheable: Bool) {
-        self.value = value
-        self.cacheable = cacheable
-    }
-}
-
 /// The one read route to registrations. `UnifiedDI`, `WeaveDI.Container`,
 /// `@Inject`, `@SafeInject`, `@Factory`, every `@Injected` form and the
 /// `InjectedValues` subscript come here; besides, only writers, `validate()`,
@@ -25,14 +10,27 @@ struct Resolution<T> {
 /// holds its instance. With it off, the same table is read under its writer
 /// lock (the baseline the benchmarks compare against). Either way no read
 /// waits for a grace period.
+///
+/// A resolve returns the instance, and with `cacheable` says whether a
+/// cache may keep it: an eager registration or a built singleton may be
+/// cached until the next write; a transient, weak or task-scoped instance
+/// may not (a cache would pin it). (An out parameter, not a generic struct
+/// of both: unspecialised callers would instantiate that struct's metadata
+/// and its `Optional`'s for every type resolved.)
 @usableFromInline
 enum Resolver {
     /// Resolves `type` from `registry` (and its parents), or from the live
     /// container when `registry` is nil. Nil when nothing is registered;
     /// throws for a cycle or a `.task` registration outside any scope.
     @inlinable @inline(__always)
-    static func resolve<T>(_ type: T.Type, in registry: Registry?) throws(DIError) -> Resolution<T>? {
-        try resolve(type, key: typeKey(type), in: registry)
+    static func resolve<T>(_ type: T.Type, in registry: Registry?) throws(DIError) -> T? {
+        var cacheable = false
+        return try resolve(type, key: typeKey(type), in: registry, cacheable: &cacheable)
+    }
+
+    @inlinable @inline(__always)
+    static func resolve<T>(_ type: T.Type, in registry: Registry?, cacheable: inout Bool) throws(DIError) -> T? {
+        try resolve(type, key: typeKey(type), in: registry, cacheable: &cacheable)
     }
 
     /// A read of the live container (`UnifiedDI`, `@Inject`). A task outside
@@ -43,7 +41,7 @@ enum Resolver {
     /// a table probe. A read inside a scope, or with optimization off, goes
     /// straight to the table.
     @inlinable @inline(__always)
-    static func resolveLive<T>(_ type: T.Type) throws(DIError) -> Resolution<T>? {
+    static func resolveLive<T>(_ type: T.Type) throws(DIError) -> T? {
         if InjectionScopes.sharedCacheUsable {
             let slot = InjectionSlots.typeSlotHandle(for: T.self)
             if let raw = weave_slot_peek(slot) {
@@ -54,53 +52,60 @@ enum Resolver {
                     if !holdsEntry {
                         let value = Unmanaged<ValueBox<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
                         weave_read_end()
-                        return Resolution(value, cacheable: true)
+                        return value
                     }
-                    return try build(keptIn: raw, as: T.self)
+                    var cacheable = false
+                    return try build(keptIn: raw, as: T.self, cacheable: &cacheable)
                 }
                 // else `@Injected`'s own answer: a default, an unwrapped optional
             }
             weave_read_end()
             return try resolveLive(type, filling: slot)
         }
-        return try resolve(type, in: nil)
+        var cacheable = false
+        return try resolve(type, key: typeKey(type), in: nil, cacheable: &cacheable)
     }
 
     /// A slot miss: one table read, and what the slot may keep of it. The
     /// task is outside every overlay here, so the live container is the
     /// registry to read.
     @inlinable @inline(never)
-    static func resolveLive<T>(_ type: T.Type, filling slot: OpaquePointer) throws(DIError) -> Resolution<T>? {
+    static func resolveLive<T>(_ type: T.Type, filling slot: OpaquePointer) throws(DIError) -> T? {
         let generation = weave_generation()
-        let (resolution, kept) = try resolve(type, key: typeKey(type), from: nil, keepingEntry: true)
-        guard let resolution else { return nil }
+        var cacheable = false
+        var kept: LazyEntry?
+        guard
+            let value = try resolve(
+                type, key: typeKey(type), from: nil, keepingEntry: true, cacheable: &cacheable, kept: &kept)
+        else { return nil }
         // A `T?` slot is `@Injected var x: T?`'s, which answers with the
         // wrapped type's registration: a box of `Optional`'s own registration
         // would answer that route wrongly.
         if _isOptional(T.self) {
-            return resolution
+            return value
         }
         let box: SlotBox
-        if resolution.cacheable {
-            box = ValueBox(resolution.value, answersResolve: true)
+        if cacheable {
+            box = ValueBox(value, answersResolve: true)
         } else if let kept {
             // A lazy entry: transient, weak or `.task`.
             box = EntryBox(kept)
         } else {
-            return resolution
+            return value
         }
         box.install(in: slot, readAt: generation)
-        return resolution
+        return value
     }
 
     /// The same, under a key other than `T`'s own (a key's default is stored
     /// under the key type and holds a `T`). A live read (`registry` nil) made
     /// inside `withContainerOverlay` goes to the overlay.
     @inlinable @inline(__always)
-    static func resolve<T>(_ type: T.Type, key: TypeKey, in registry: Registry?) throws(DIError) -> Resolution<T>? {
+    static func resolve<T>(
+        _ type: T.Type, key: TypeKey, in registry: Registry?, cacheable: inout Bool
+    ) throws(DIError) -> T? {
         // One call of the body below (not one per branch): two inlined
-        // copies make unspecialised callers build `Optional<Resolution<T>>`
-        // metadata on every read.
+        // copies cost unspecialised callers a metadata lookup on every read.
         var registry = registry
         if registry == nil && !OverrideScopes.noneActive {
             if !ContainerOverlays.noneActive {
@@ -112,14 +117,17 @@ enum Resolver {
                 ResolveStatistics.count(T.self)
             }
         }
-        return try resolve(type, key: key, from: registry)
+        return try resolve(type, key: key, from: registry, cacheable: &cacheable)
     }
 
     /// Reads `registry`, or the live container itself when it is nil (no
     /// overlay lookup: for callers that already know the task's overlay).
     @inlinable @inline(__always)
-    static func resolve<T>(_ type: T.Type, key: TypeKey, from registry: Registry?) throws(DIError) -> Resolution<T>? {
-        try resolve(type, key: key, from: registry, keepingEntry: false).resolution
+    static func resolve<T>(
+        _ type: T.Type, key: TypeKey, from registry: Registry?, cacheable: inout Bool
+    ) throws(DIError) -> T? {
+        var kept: LazyEntry?
+        return try resolve(type, key: key, from: registry, keepingEntry: false, cacheable: &cacheable, kept: &kept)
     }
 
     /// The same, and with `keepingEntry` the lazy registration it built from
@@ -128,8 +136,9 @@ enum Resolver {
     /// call, so the hot path keeps nothing.
     @inlinable @inline(__always)
     static func resolve<T>(
-        _ type: T.Type, key: TypeKey, from registry: Registry?, keepingEntry: Bool
-    ) throws(DIError) -> (resolution: Resolution<T>?, kept: LazyEntry?) {
+        _ type: T.Type, key: TypeKey, from registry: Registry?, keepingEntry: Bool,
+        cacheable: inout Bool, kept: inout LazyEntry?
+    ) throws(DIError) -> T? {
         if UnifiedRegistry.optimized {
             let raw: UnsafeMutableRawPointer?
             if let registry {
@@ -140,14 +149,15 @@ enum Resolver {
             // Inside the read section: copy the instance out, no user code.
             guard let raw else {
                 weave_read_end()
-                return (nil, nil)
+                return nil
             }
             let entry = Unmanaged<AnyRegistryEntry>.fromOpaque(raw)
             switch entry._withUnsafeGuaranteedRef({ $0.kind }) {
             case .prebuilt:
                 let value = Unmanaged<PrebuiltEntry<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
                 weave_read_end()
-                return (Resolution(value, cacheable: true), nil)
+                cacheable = true
+                return value
             // A task inside a scope asks its scope first (`build`): what the
             // scope built must not give way to a live instance built since.
             case .singleton:
@@ -155,15 +165,19 @@ enum Resolver {
                     InjectionScopes.taskIsUnscoped
                 {
                     weave_read_end()
-                    return (Resolution(value, cacheable: true), nil)
+                    cacheable = true
+                    return value
                 }
             case .weak:
                 if let value = Unmanaged<LazyEntry>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.instance.aliveWeak(as: T.self) }),
                     InjectionScopes.taskIsUnscoped
                 {
-                    let kept = keepingEntry ? Unmanaged<LazyEntry>.fromOpaque(raw).takeUnretainedValue() : nil
+                    if keepingEntry {
+                        kept = Unmanaged<LazyEntry>.fromOpaque(raw).takeUnretainedValue()
+                    }
                     weave_read_end()
-                    return (Resolution(value, cacheable: false), kept)
+                    cacheable = false
+                    return value
                 }
             case .transient, .task:
                 break
@@ -171,64 +185,84 @@ enum Resolver {
             // Building runs user code: keep the entry alive past the section.
             let lazy = Unmanaged<LazyEntry>.fromOpaque(raw).takeUnretainedValue()
             weave_read_end()
-            return (try build(lazy, as: T.self), keepingEntry ? lazy : nil)
+            if keepingEntry {
+                kept = lazy
+            }
+            return try build(lazy, as: T.self, cacheable: &cacheable)
         }
-        return try resolveBaseline(type, key: key, in: registry, keepingEntry: keepingEntry)
+        return try resolveBaseline(
+            type, key: key, in: registry, keepingEntry: keepingEntry, cacheable: &cacheable, kept: &kept)
     }
 
     /// The baseline: a locked read of the same table, then the same steps.
     @usableFromInline
     static func resolveBaseline<T>(
-        _ type: T.Type, key: TypeKey, in registry: Registry?, keepingEntry: Bool
-    ) throws(DIError) -> (resolution: Resolution<T>?, kept: LazyEntry?) {
-        guard let entry = lockedEntry(key, in: registry) else { return (nil, nil) }
+        _ type: T.Type, key: TypeKey, in registry: Registry?, keepingEntry: Bool,
+        cacheable: inout Bool, kept: inout LazyEntry?
+    ) throws(DIError) -> T? {
+        guard let entry = lockedEntry(key, in: registry) else { return nil }
         if entry.kind == .prebuilt {
-            return (Resolution(entry.prebuilt(type).value, cacheable: true), nil)
+            cacheable = true
+            return entry.prebuilt(type).value
         }
         let lazy = entry.lazy
-        return (try build(lazy, as: T.self), keepingEntry ? lazy : nil)
+        if keepingEntry {
+            kept = lazy
+        }
+        return try build(lazy, as: T.self, cacheable: &cacheable)
     }
 
     /// Builds from the registration an `EntryBox` keeps in a type's slot,
     /// specialised in the caller. Called inside the peek's read section;
     /// ends it.
     @inlinable @inline(__always)
-    static func build<T>(keptIn raw: UnsafeMutableRawPointer, as type: T.Type) throws(DIError) -> Resolution<T> {
+    static func build<T>(
+        keptIn raw: UnsafeMutableRawPointer, as type: T.Type, cacheable: inout Bool
+    ) throws(DIError) -> T {
         // Building runs user code: keep the registration past the section.
         let entry = Unmanaged<EntryBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.entry }.lazy
         if entry.kind == .weak, let value = entry.instance.aliveWeak(as: T.self) {
             weave_read_end()
-            return Resolution(value, cacheable: false)
+            cacheable = false
+            return value
         }
         weave_read_end()
-        return try build(entry, as: T.self)
+        return try build(entry, as: T.self, cacheable: &cacheable)
     }
 
     /// Turns a lazy entry into an instance according to its scope. Inlinable
     /// so that it is specialised where it is called: unspecialised generic
     /// code pays a runtime metadata lookup for every generic type it touches.
     @inlinable
-    static func build<T>(_ entry: LazyEntry, as type: T.Type) throws(DIError) -> Resolution<T> {
+    static func build<T>(_ entry: LazyEntry, as type: T.Type, cacheable: inout Bool) throws(DIError) -> T {
+        cacheable = false
         switch entry.kind {
         // Inside a scope, an instance not built yet is the scope's own
         // (`InjectionScopes`, the rule).
         case .singleton:
             if !OverrideScopes.noneActive, let scope = InjectionScopes.keeper(of: entry) {
-                return Resolution(try build(entry, as: T.self, keptBy: scope), cacheable: false)
+                return try build(entry, as: T.self, keptBy: scope)
             }
             let value = try entry.instance.getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }
-            return Resolution(value, cacheable: true)
+            cacheable = true
+            return value
         case .weak:
             if !OverrideScopes.noneActive, let scope = InjectionScopes.keeper(of: entry) {
-                return Resolution(try build(entry, as: T.self, keptBy: scope), cacheable: false)
+                return try build(entry, as: T.self, keptBy: scope)
             }
-            let value = try entry.instance.getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }
-            return Resolution(value, cacheable: false)
+            return try entry.instance.getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }
         case .task:
-            return Resolution(try TaskScope.instance(for: entry, as: T.self), cacheable: false)
+            return try TaskScope.instance(for: entry, as: T.self)
         case .transient, .prebuilt:
-            return Resolution(try entry.produceFresh(as: T.self), cacheable: false)
+            return try entry.produceFresh(as: T.self)
         }
+    }
+
+    /// The same, for callers that keep nothing.
+    @inlinable
+    static func build<T>(_ entry: LazyEntry, as type: T.Type) throws(DIError) -> T {
+        var cacheable = false
+        return try build(entry, as: T.self, cacheable: &cacheable)
     }
 
     /// A singleton or weak instance reached inside an override scope or

@@ -94,8 +94,8 @@ final class InjectedTests: DITestCase {
         XCTAssertEqual(reader.optional?.text, "container", "optional form must resolve Greeting, not Optional<Greeting>")
         XCTAssertNil(reader.missing)
         UnifiedDI.release(Greeting.self)
-        // Not registered: the optional form falls back to a key default of
-        // that type once the key has been read.
+        // Not registered: the optional form falls back to the default of
+        // the key whose Value is that type.
         XCTAssertEqual(InjectedValues.current.greeting.text, "test")
         XCTAssertEqual(reader.optional?.text, "test")
         UnifiedDI.register(Double.self) { 2.5 }

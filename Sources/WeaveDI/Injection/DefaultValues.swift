@@ -48,7 +48,8 @@ enum DefaultValues {
     /// The default of the one key whose `Value` is `T`, evaluated if it was
     /// not yet. When several keys provide `T`, none is picked: the read
     /// finds nothing and its failure names them. A generic key, which the
-    /// catalog cannot list, is found once it has been read.
+    /// catalog cannot list, is found once it has been read (when no listed
+    /// key has that `Value`).
     static func value<T>(ofType type: T.Type) -> T? {
         let keys = InjectedKeyCatalog.keys(providing: type)
         if keys.count == 1 {

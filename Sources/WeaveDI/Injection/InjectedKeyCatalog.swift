@@ -19,8 +19,15 @@ private func enumerateMetadataSections(
 ///
 /// Only non-generic keys can be listed: a generic key has no single type
 /// until it is used. Each candidate is confirmed with `as? any
-/// InjectedKey.Type`, so a record this code misreads is skipped, not trusted.
-/// Images loaded after the first scan (`dlopen`) are not seen.
+/// InjectedKey.Type`, so a type conforming to another protocol of that name
+/// is not listed. Not seen: images loaded after the first scan (`dlopen`),
+/// Apple's own libraries in the shared cache (they declare no keys, and
+/// their pointers may be signed), and every image on arm64e, where the
+/// records' indirect pointers may be signed too: there a key is found by
+/// type once it has been read, as before the catalog. Listing a key makes
+/// the runtime build its `Value`'s metadata: a key whose `Value` is a type
+/// from a framework missing on the running OS version must not be declared
+/// (`@available` does not keep it out of this list).
 enum InjectedKeyCatalog {
     private static let keysByValueType: [ObjectIdentifier: [any InjectedKey.Type]] = {
         var byValueType: [ObjectIdentifier: [any InjectedKey.Type]] = [:]
@@ -111,9 +118,16 @@ enum ConformanceRecords {
         #else
         typealias MachHeader = mach_header
         #endif
+        #if arch(arm64e)
+        return []
+        #else
+        // MH_DYLIB_IN_CACHE: an image of the shared cache.
+        let inSharedCache: UInt32 = 0x8000_0000
         var sections: [UnsafeRawBufferPointer] = []
         for image in 0..<_dyld_image_count() {
-            guard let header = _dyld_get_image_header(image) else { continue }
+            guard let header = _dyld_get_image_header(image), header.pointee.flags & inSharedCache == 0 else {
+                continue
+            }
             var size: UInt = 0
             let start = header.withMemoryRebound(to: MachHeader.self, capacity: 1) {
                 getsectiondata($0, "__TEXT", "__swift5_proto", &size)
@@ -123,6 +137,7 @@ enum ConformanceRecords {
             }
         }
         return sections
+        #endif
         #elseif os(Linux) || os(Android) || os(FreeBSD) || os(OpenBSD) || os(Windows)
         var sections: [UnsafeRawBufferPointer] = []
         withUnsafeMutablePointer(to: &sections) { sections in

@@ -24,6 +24,14 @@ private struct Wide: Sendable, Equatable {
 
 private enum Failure: Error { case once }
 
+/// A class reference inside a small struct (cached in the box itself) and
+/// inside a wide one (cached in a heap copy).
+private struct SmallHolder: Sendable { let object: Counted }
+private struct WideHolder: Sendable {
+    let object: Counted
+    var padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+}
+
 final class FactoryStorageTests: DITestCase {
     func testEveryLayoutIsBuiltWhole() {
         XCTAssertGreaterThan(MemoryLayout<Wide>.size, 48)
@@ -39,6 +47,34 @@ final class FactoryStorageTests: DITestCase {
             XCTAssertEqual(container.resolve(SIMD4<Double>.self), SIMD4(1.5, 2.5, 3.5, 4.5))
             XCTAssertEqual(container.resolve(String.self)?.count, 100)
         }
+    }
+
+    /// The live container's reads are cached in a box per type: every
+    /// layout reads back whole from it, and what the box held is released
+    /// with the registrations.
+    func testCachedValuesOfEveryLayoutAreReadWholeAndReleased() {
+        XCTAssertGreaterThan(MemoryLayout<WideHolder>.size, 40)
+        UnifiedDI.register(SmallHolder.self, scope: .singleton) { SmallHolder(object: Counted(id: 1)) }
+        UnifiedDI.register(WideHolder.self, scope: .singleton) { WideHolder(object: Counted(id: 2)) }
+        UnifiedDI.register(SIMD4<Double>.self, scope: .singleton) { SIMD4(1, 2, 3, 4) }
+        UnifiedDI.register(Wide.self, scope: .singleton) { Wide(tag: "cached") }
+        weak var small: Counted?
+        weak var wide: Counted?
+        do {
+            for _ in 0..<3 {
+                XCTAssertEqual(UnifiedDI.resolve(SmallHolder.self)?.object.id, 1)
+                XCTAssertEqual(UnifiedDI.resolve(WideHolder.self)?.object.id, 2)
+                XCTAssertEqual(UnifiedDI.resolve(SIMD4<Double>.self), SIMD4(1, 2, 3, 4))
+                XCTAssertEqual(UnifiedDI.resolve(Wide.self), Wide(tag: "cached"))
+            }
+            small = UnifiedDI.resolve(SmallHolder.self)?.object
+            wide = UnifiedDI.resolve(WideHolder.self)?.object
+        }
+        XCTAssertNotNil(small)
+        XCTAssertNotNil(wide)
+        UnifiedDI.releaseAll()
+        XCTAssertNil(small, "the cached small struct was not destroyed")
+        XCTAssertNil(wide, "the cached wide struct's heap copy was not destroyed")
     }
 
     func testAFactoryThatThrowsLeavesNothingBehindAndIsRetried() throws {

@@ -50,7 +50,7 @@ enum Resolver {
                 }
                 if answers {
                     if !holdsEntry {
-                        let value = Unmanaged<ValueBox<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
+                        let value = ValueBox.value(in: raw, as: T.self)
                         weave_read_end()
                         return value
                     }

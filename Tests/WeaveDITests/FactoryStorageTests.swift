@@ -77,6 +77,37 @@ final class FactoryStorageTests: DITestCase {
         XCTAssertNil(wide, "the cached wide struct's heap copy was not destroyed")
     }
 
+    /// An eager registration keeps its instance the same way, and its
+    /// factory for `@Factory`.
+    func testEagerRegistrationsOfEveryLayoutAreReadWholeAndReleased() {
+        let container = WeaveDI.Container()
+        weak var small: Counted?
+        weak var wide: Counted?
+        do {
+            small = container.register(SmallHolder.self) { SmallHolder(object: Counted(id: 3)) }.object
+            wide = container.register(WideHolder.self) { WideHolder(object: Counted(id: 4)) }.object
+            container.register(Wide.self, instance: Wide(tag: "instance"))
+            XCTAssertTrue(container.resolve(SmallHolder.self)?.object === small)
+            XCTAssertTrue(container.resolve(WideHolder.self)?.object === wide)
+            XCTAssertEqual(container.resolve(Wide.self), Wide(tag: "instance"))
+        }
+        XCTAssertNotNil(small)
+        XCTAssertNotNil(wide)
+        container.releaseAll()
+        XCTAssertNil(small, "the eager small struct was not destroyed")
+        XCTAssertNil(wide, "the eager wide struct's heap copy was not destroyed")
+    }
+
+    func testFactoryBuildsFreshInstancesFromAnEagerRegistration() {
+        let serials = CallCounter()
+        UnifiedDI.register(WideHolder.self) { WideHolder(object: Counted(id: serials.increment())) }
+        @Factory var first: WideHolder
+        @Factory var second: WideHolder
+        XCTAssertEqual(first.object.id, 2)
+        XCTAssertEqual(second.object.id, 3)
+        XCTAssertEqual(UnifiedDI.resolve(WideHolder.self)?.object.id, 1)
+    }
+
     func testAFactoryThatThrowsLeavesNothingBehindAndIsRetried() throws {
         let container = WeaveDI.Container()
         let calls = CallCounter()

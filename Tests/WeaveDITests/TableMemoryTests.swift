@@ -56,7 +56,7 @@ import Glibc
             let before = residentSetBytes()
             for index in 0..<registrations {
                 let key = firstKey + TypeKey(index) * 16
-                container.registry.set(PrebuiltEntry<Int>(index, factory: nil), forKey: key)
+                container.registry.set(PrebuiltEntry(index, factory: nil), forKey: key)
             }
             precondition(container.registrationCount == registrations)
             let registered = residentSetBytes()

@@ -85,11 +85,10 @@ public final class DIContainer: @unchecked Sendable {
     ///   - type: The type to register under, usually a protocol.
     ///   - factory: Builds the instance, once, before this returns.
     /// - Returns: The instance just built.
-    @discardableResult
+    @discardableResult @inlinable
     public func register<T: Sendable>(_ type: T.Type, factory: @escaping @Sendable () -> T) -> T {
         let instance = factory()
-        store(PrebuiltEntry<T>(instance, factory: factory), for: type)
-        DILog.registered(type, scope: nil)
+        storePrebuilt(PrebuiltEntry(instance, factory: factory), key: typeKey(type))
         return instance
     }
 
@@ -104,9 +103,9 @@ public final class DIContainer: @unchecked Sendable {
     /// - Parameters:
     ///   - type: The type to register under.
     ///   - instance: The value to return.
+    @inlinable
     public func register<T: Sendable>(_ type: T.Type, instance: T) {
-        store(PrebuiltEntry<T>(instance, factory: nil), for: type)
-        DILog.registered(type, scope: nil)
+        storePrebuilt(PrebuiltEntry(instance, factory: nil), key: typeKey(type))
     }
 
     /// Lazy registration with a lifetime: `factory` runs on the first resolve
@@ -332,6 +331,13 @@ public final class DIContainer: @unchecked Sendable {
     func storeLazy(_ entry: LazyEntry, key: TypeKey, scope: ProvideScope) {
         store(entry, key: key)
         DILog.registered(entry.type, scope: scope)
+    }
+
+    /// An eager registration, made in the caller's module, as `storeLazy`.
+    @usableFromInline
+    func storePrebuilt(_ entry: PrebuiltEntry, key: TypeKey) {
+        store(entry, key: key)
+        DILog.registered(entry.type, scope: nil)
     }
 
     private func store(_ entry: AnyRegistryEntry, key: TypeKey) {

@@ -23,7 +23,7 @@ public enum UnifiedDI {
     ///   - type: The type to register under, usually a protocol.
     ///   - factory: Builds the instance, once, before this returns.
     /// - Returns: The instance just built.
-    @discardableResult
+    @discardableResult @inlinable
     public static func register<T: Sendable>(_ type: T.Type, factory: @escaping @Sendable () -> T) -> T {
         DIContainer.live.register(type, factory: factory)
     }

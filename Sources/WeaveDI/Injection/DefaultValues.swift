@@ -33,9 +33,9 @@ enum DefaultValues {
             case .preview: return K.previewValue
             }
         }
-        let entry = PrebuiltEntry<K.Value>(fresh, factory: nil)
+        let entry = PrebuiltEntry(fresh, factory: nil)
         if let winner = byKey.putIfAbsent(entry, forKey: typeKey(K.self)) {
-            return winner.prebuilt(K.Value.self).value
+            return winner.prebuilt.value(as: K.Value.self)
         }
         _ = byValueType.putIfAbsent(entry, forKey: typeKey(K.Value.self))
         if contextChanges.load(ordering: .sequentiallyConsistent) != epoch {

@@ -157,74 +157,31 @@ class SlotBox {
     }
 }
 
-/// A cached value. Not generic: a generic class costs the Swift runtime a
-/// metadata instantiation for every type cached, most of a first resolve.
-/// The value sits in `storage`, laid out as its own type when it fits there
-/// (a class reference, an existential, a small struct), else `storage`
-/// holds a pointer to a heap copy. The read is then a load at a fixed
-/// offset from the box, as a generic class's field would be; the size test
-/// is a constant in code specialised for the type.
+/// A cached value. Not generic (`InlineValue` says why): the value sits in
+/// `storage`, read with one load at a fixed offset from the box.
 @usableFromInline
 final class ValueBox: SlotBox {
     /// For `deinit`, which destroys the value.
     let valueType: Any.Type
-    /// Written once, in `init`; read through `storageAddress` only.
-    @exclusivity(unchecked) var storage: Storage = (0, 0, 0, 0, 0)
-
-    @usableFromInline typealias Storage = (UInt, UInt, UInt, UInt, UInt)
-
-    /// `storage`'s offset in the object: the object header (two words),
-    /// `SlotBox`'s two flags (padded to a word), `valueType`. Checked in
-    /// `init` in debug builds.
-    @inlinable static var storageOffset: Int { 4 * MemoryLayout<UInt>.stride }
-
-    @inlinable static func fitsInStorage<T>(_ type: T.Type) -> Bool {
-        MemoryLayout<T>.size <= MemoryLayout<Storage>.size && MemoryLayout<T>.alignment <= MemoryLayout<Storage>.alignment
-    }
-
-    @inlinable static func storageAddress(_ raw: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        raw + storageOffset
-    }
+    /// Written once, in `init`; read through `InlineValue` only.
+    @exclusivity(unchecked) var storage = InlineValue.zero
 
     @usableFromInline init<T>(_ value: T, answersResolve: Bool) {
         valueType = T.self
         super.init(holdsEntry: false, answersResolve: answersResolve)
-        let address = Self.storageAddress(Unmanaged.passUnretained(self).toOpaque())
+        let address = InlineValue.address(in: Unmanaged.passUnretained(self).toOpaque())
         assert(address == withUnsafeMutablePointer(to: &storage) { UnsafeMutableRawPointer($0) })
-        if Self.fitsInStorage(T.self) {
-            address.initializeMemory(as: T.self, to: value)
-        } else {
-            let heap = UnsafeMutablePointer<T>.allocate(capacity: 1)
-            heap.initialize(to: value)
-            address.storeBytes(of: UnsafeMutableRawPointer(heap), as: UnsafeMutableRawPointer.self)
-        }
+        InlineValue.initialize(address, to: value)
     }
 
     deinit {
-        let address = Self.storageAddress(Unmanaged.passUnretained(self).toOpaque())
-        _openExistential(valueType, do: valueBoxDestroyer)(address)
+        InlineValue.destroy(InlineValue.address(in: Unmanaged.passUnretained(self).toOpaque()), of: valueType)
     }
 
     /// The value in the box at `raw`, as the type it was made with.
     @inlinable @inline(__always)
     static func value<T>(in raw: UnsafeMutableRawPointer, as type: T.Type) -> T {
-        let address = storageAddress(raw)
-        if fitsInStorage(T.self) {
-            return address.assumingMemoryBound(to: T.self).pointee
-        }
-        return address.load(as: UnsafeMutableRawPointer.self).assumingMemoryBound(to: T.self).pointee
-    }
-}
-
-private func valueBoxDestroyer<V>(_ type: V.Type) -> (UnsafeMutableRawPointer) -> Void {
-    { address in
-        if ValueBox.fitsInStorage(V.self) {
-            address.assumingMemoryBound(to: V.self).deinitialize(count: 1)
-        } else {
-            let heap = address.load(as: UnsafeMutableRawPointer.self).assumingMemoryBound(to: V.self)
-            heap.deinitialize(count: 1)
-            heap.deallocate()
-        }
+        InlineValue.read(InlineValue.address(in: raw), as: T.self)
     }
 }
 

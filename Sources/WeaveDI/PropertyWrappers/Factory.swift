@@ -18,7 +18,7 @@
 /// dependency cycle, stops the program naming the type.
 @propertyWrapper
 public struct Factory<T: Sendable>: Sendable {
-    private let factory: (@Sendable () -> T)?
+    @usableFromInline let factory: (@Sendable () -> T)?
 
     /// Builds from the factory registered for `T` in the live container.
     ///
@@ -58,17 +58,23 @@ public struct Factory<T: Sendable>: Sendable {
     }
 
     /// A new instance, built now.
+    @inlinable
     public var wrappedValue: T {
         if let factory {
             return factory()
         }
-        do {
+        do throws(DIError) {
             guard let entry = Resolver.entry(T.self, in: nil) else {
                 throw DIError.dependencyNotFound(type: typeName(T.self))
             }
             return try entry.fresh(T.self)
         } catch {
-            fatalError("@Factory var: \(qualifiedTypeName(T.self)): \(error)")
+            Self.stop(error)
         }
+    }
+
+    @usableFromInline @inline(never)
+    static func stop(_ error: DIError) -> Never {
+        fatalError("@Factory var: \(qualifiedTypeName(T.self)): \(error)")
     }
 }

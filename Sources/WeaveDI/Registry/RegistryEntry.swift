@@ -11,7 +11,7 @@ class AnyRegistryEntry: @unchecked Sendable {
     @usableFromInline let kind: Kind
     @usableFromInline let type: Any.Type
 
-    init(type: Any.Type, kind: Kind) {
+    @usableFromInline init(type: Any.Type, kind: Kind) {
         self.type = type
         self.kind = kind
     }
@@ -27,8 +27,8 @@ class AnyRegistryEntry: @unchecked Sendable {
 
     /// Typed views, for callers that know `T` by the key.
     @inlinable @inline(__always)
-    func prebuilt<T>(_ type: T.Type) -> PrebuiltEntry<T> {
-        unsafeDowncast(self, to: PrebuiltEntry<T>.self)
+    var prebuilt: PrebuiltEntry {
+        unsafeDowncast(self, to: PrebuiltEntry.self)
     }
 
     @inlinable @inline(__always)
@@ -62,40 +62,82 @@ class AnyRegistryEntry: @unchecked Sendable {
     /// waiter owns, so that a wait that times out can stop waiting.
     func buildForStart() async throws {}
 
-    /// A fresh instance from the registered factory, for `@Factory`.
-    func fresh<T>(_ type: T.Type) throws(DIError) -> T {
+    /// A fresh instance from the registered factory, for `@Factory`;
+    /// inlinable, so the build is specialised where `T` is known.
+    @inlinable
+    final func fresh<T>(_ type: T.Type) throws(DIError) -> T {
         if kind == .prebuilt {
-            let entry = prebuilt(type)
-            guard let factory = entry.factory else { return entry.value }
-            return try InstanceBuilder.run(registration: ObjectIdentifier(self), type: T.self, kind: .prebuilt, factory)
+            let entry = prebuilt
+            guard let make = entry.make else { return entry.value(as: T.self) }
+            return try InstanceBuilder.run(registration: ObjectIdentifier(self), type: T.self, kind: .prebuilt) {
+                try makeInstance(with: make, as: T.self)
+            }
         }
         return try lazy.produceFresh(as: T.self)
     }
 }
 
 /// A value that is already there: an eager registration, an instance, or a
-/// key's default. Reading it is the whole hot path. The value is stored
-/// non-optionally because copying an `Optional` existential costs more.
+/// key's default. Reading it is the whole hot path. Not generic
+/// (`InlineValue` says why): the value sits in `storage`, read with one load
+/// at a fixed offset from the entry, stored non-optionally because copying
+/// an `Optional` existential costs more.
 @usableFromInline
-final class PrebuiltEntry<T>: AnyRegistryEntry, @unchecked Sendable {
-    @usableFromInline let value: T
-    /// Kept for `@Factory`, which builds a new instance on every access.
-    let factory: (@Sendable () -> T)?
+final class PrebuiltEntry: AnyRegistryEntry, @unchecked Sendable {
+    /// Written once, in `init`; read through `InlineValue` only.
+    @exclusivity(unchecked) @usableFromInline var storage = InlineValue.zero
+    /// Kept for `@Factory`, which builds a new instance on every access:
+    /// writes one as `LazyEntry.make` does.
+    @usableFromInline let make: (@Sendable (UnsafeMutableRawPointer) throws -> Void)?
 
     /// When it was registered, for shutdown order.
     let order = BuildOrder.next()
 
-    init(_ value: T, factory: (@Sendable () -> T)?) {
-        self.value = value
-        self.factory = factory
+    @inlinable
+    init<T>(_ value: T, factory: (@Sendable () -> T)?) {
+        if let factory {
+            make = { storage in storage.initializeMemory(as: T.self, to: factory()) }
+        } else {
+            make = nil
+        }
         super.init(type: T.self, kind: .prebuilt)
+        let address = InlineValue.address(in: Unmanaged.passUnretained(self).toOpaque())
+        assert(address == withUnsafeMutablePointer(to: &storage) { UnsafeMutableRawPointer($0) })
+        InlineValue.initialize(address, to: value)
+    }
+
+    deinit {
+        InlineValue.destroy(InlineValue.address(in: Unmanaged.passUnretained(self).toOpaque()), of: type)
+    }
+
+    /// The value, as the type it was registered with.
+    @inlinable @inline(__always)
+    func value<T>(as type: T.Type) -> T {
+        Self.value(in: Unmanaged.passUnretained(self).toOpaque(), as: T.self)
+    }
+
+    /// The value of the entry at `raw`, as the type it was registered with.
+    @inlinable @inline(__always)
+    static func value<T>(in raw: UnsafeMutableRawPointer, as type: T.Type) -> T {
+        InlineValue.read(InlineValue.address(in: raw), as: T.self)
     }
 
     override func validationClone() -> AnyRegistryEntry {
-        LazyEntry(scope: .transient, factory: factory ?? { self.value })
+        if let make {
+            return LazyEntry(type: type, scope: .transient, make: make, makeAsync: nil)
+        }
+        return _openExistential(type, do: valueReturningClone)(self)
     }
 
-    override var heldInstance: (order: UInt64, value: Any)? { (order, value) }
+    override var heldInstance: (order: UInt64, value: Any)? {
+        (order, InlineValue.copy(InlineValue.address(in: Unmanaged.passUnretained(self).toOpaque()), of: type))
+    }
+}
+
+/// A transient stand-in that returns an entry's value, for an instance
+/// registered without a factory (`validationClone`).
+private func valueReturningClone<V>(_ type: V.Type) -> (PrebuiltEntry) -> AnyRegistryEntry {
+    { entry in LazyEntry(scope: .transient, factory: { entry.value(as: V.self) }) }
 }
 
 /// A registration whose instance is built on resolve, according to its scope.
@@ -210,32 +252,11 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
         }
     }
 
-    /// One instance from the synchronous factory, with no cycle detection:
-    /// built in a buffer on the stack when the type fits one, else on the
-    /// heap. (Not `withUnsafeTemporaryAllocation`, which goes through a
-    /// `Result` of the type: a metadata instantiation per type in
-    /// unspecialised code.)
+    /// One instance from the synchronous factory, with no cycle detection.
     @inlinable
     func makeValue<T>(as type: T.Type) throws -> T {
-        if MemoryLayout<T>.size <= MemoryLayout<StackStorage>.size
-            && MemoryLayout<T>.alignment <= MemoryLayout<StackStorage>.alignment
-        {
-            var buffer: StackStorage = (0, 0, 0, 0, 0, 0)
-            return try withUnsafeMutableBytes(of: &buffer) { raw in
-                let storage = raw.baseAddress.unsafelyUnwrapped
-                try make(storage)
-                return storage.assumingMemoryBound(to: T.self).move()
-            }
-        }
-        let storage = UnsafeMutablePointer<T>.allocate(capacity: 1)
-        defer { storage.deallocate() }
-        try make(UnsafeMutableRawPointer(storage))
-        return storage.move()
+        try makeInstance(with: make, as: T.self)
     }
-
-    /// Room for an instance of most types: a class reference, an existential
-    /// (40 bytes), a small struct.
-    @usableFromInline typealias StackStorage = (UInt, UInt, UInt, UInt, UInt, UInt)
 
     /// One instance from the async factory (which must exist).
     func makeValueAsync<T>(as type: T.Type) async throws -> T {
@@ -244,6 +265,27 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
         try await makeAsync.unsafelyUnwrapped(UnsafeMutableRawPointer(storage))
         return storage.move()
     }
+}
+
+/// An instance from a factory kept as a function that writes one into
+/// memory laid out for `T` (`LazyEntry.make`, `PrebuiltEntry.make`): built in
+/// a buffer on the stack when the type fits one, else on the heap. (Not
+/// `withUnsafeTemporaryAllocation`, which goes through a `Result` of the
+/// type: a metadata instantiation per type in unspecialised code.)
+@inlinable
+func makeInstance<T>(with make: (UnsafeMutableRawPointer) throws -> Void, as type: T.Type) throws -> T {
+    if InlineValue.fits(T.self) {
+        var buffer = InlineValue.zero
+        return try withUnsafeMutableBytes(of: &buffer) { raw in
+            let storage = raw.baseAddress.unsafelyUnwrapped
+            try make(storage)
+            return storage.assumingMemoryBound(to: T.self).move()
+        }
+    }
+    let storage = UnsafeMutablePointer<T>.allocate(capacity: 1)
+    defer { storage.deallocate() }
+    try make(UnsafeMutableRawPointer(storage))
+    return storage.move()
 }
 
 /// A build whose instance is dropped, for a registration that knows its

@@ -154,7 +154,7 @@ enum Resolver {
             let entry = Unmanaged<AnyRegistryEntry>.fromOpaque(raw)
             switch entry._withUnsafeGuaranteedRef({ $0.kind }) {
             case .prebuilt:
-                let value = Unmanaged<PrebuiltEntry<T>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
+                let value = PrebuiltEntry.value(in: raw, as: T.self)
                 weave_read_end()
                 cacheable = true
                 return value
@@ -203,7 +203,7 @@ enum Resolver {
         guard let entry = lockedEntry(key, in: registry) else { return nil }
         if entry.kind == .prebuilt {
             cacheable = true
-            return entry.prebuilt(type).value
+            return entry.prebuilt.value(as: T.self)
         }
         let lazy = entry.lazy
         if keepingEntry {
@@ -284,6 +284,7 @@ enum Resolver {
 
     /// The entry itself, retained, by the selected read: for `@Factory`,
     /// which needs the factory rather than the instance.
+    @usableFromInline
     static func entry<T>(_ type: T.Type, in registry: Registry?) -> AnyRegistryEntry? {
         let key = typeKey(type)
         let registry = registry ?? (ContainerOverlays.noneActive ? nil : ContainerOverlays.currentRegistry())

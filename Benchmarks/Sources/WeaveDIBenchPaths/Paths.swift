@@ -189,6 +189,15 @@ public func weaveDIPaths(tableSize: Int) -> [BenchPath] {
             multiThread: false, costScale: 100,
             run: { n in for index in 0..<min(n, fresh.count) { fresh[index].registerLazy() } },
             cleanup: { n in for index in 0..<min(n, fresh.count) { fresh[index].release() } }))
+    // Types of their own (the second half of the pool): a first
+    // registration of each, eager this time.
+    let eagerFresh = Array(fresh[(fresh.count / 2)...])
+    paths.append(
+        BenchPath(
+            id: "register.eager.new", label: "UnifiedDI.register (eager), new type", group: "registration",
+            multiThread: false, costScale: 100,
+            run: { n in for index in 0..<min(n, eagerFresh.count) { eagerFresh[index].register(id: index) } },
+            cleanup: { n in for index in 0..<min(n, eagerFresh.count) { eagerFresh[index].release() } }))
     paths.append(
         BenchPath(
             id: "resolve.lazy.first", label: "first resolve of a lazy singleton", group: "registration",

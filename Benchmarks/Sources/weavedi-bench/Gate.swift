@@ -30,7 +30,7 @@ let gatedPaths: Set<String> = [
     "inject", "inject.swift", "safeinject", "injected.keypath", "injected.keytype", "injected.type",
     "injected.optional", "factory", "withinjectedvalues.read", "withinjectedvalues.scope",
     "unifieddi.resolve.rotating", "unifieddi.resolve.rotating.swift",
-    "register.replace", "register.lazy.new", "resolve.lazy.first",
+    "register.replace", "register.lazy.new", "register.eager.new", "resolve.lazy.first",
     "handler.hand", "handler.inject", "handler.injected.keypath", "handler.injected.keytype",
     "handler.injected.type", "handler.injected.optional", "resolve.transient3", "taskscope.request",
     "handler.object.hand", "handler.object.inject", "handler.object.injected.keypath", "handler.object.injected.keytype",

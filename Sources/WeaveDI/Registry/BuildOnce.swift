@@ -68,6 +68,10 @@ final class BuildMonitor: @unchecked Sendable {
 /// The part of an instance holder the monitor needs, free of the generic type.
 @usableFromInline
 class InstanceHolder: @unchecked Sendable {
+    /// The instance, as `type` (`InlineValue`), for the holders that keep a
+    /// strong one: written once, before `state` publishes it. First, so it
+    /// sits two words into the object whatever else a holder keeps.
+    @exclusivity(unchecked) @usableFromInline var storage = InlineValue.zero
     @usableFromInline let type: Any.Type
     /// 0, or the claim word of the thread building the instance
     /// (`ResolutionContext.claimWord`), with `waitersFlag` set once a
@@ -88,7 +92,15 @@ class InstanceHolder: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var scopeNext: UnsafeRawPointer?
     @exclusivity(unchecked) @usableFromInline var scopeRegistration: AnyRegistryEntry?
 
-    @usableFromInline init(type: Any.Type) { self.type = type }
+    @usableFromInline init(type: Any.Type) {
+        self.type = type
+        assert(storageAddress == withUnsafeMutablePointer(to: &storage) { UnsafeMutableRawPointer($0) })
+    }
+
+    @inlinable @inline(__always)
+    var storageAddress: UnsafeMutableRawPointer {
+        InlineValue.address(in: Unmanaged.passUnretained(self).toOpaque(), atWord: 2)
+    }
 
     @inlinable @inline(__always)
     var isPublished: Bool { state.load(ordering: .acquiring) == 1 }

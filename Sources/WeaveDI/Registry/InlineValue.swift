@@ -7,20 +7,22 @@
 /// class's field would be (whether it fits is a constant in code
 /// specialised for the type).
 ///
-/// The objects that use it (`ValueBox`, `PrebuiltEntry`) declare `Storage`
-/// as their first own stored property, after exactly two words of their
-/// superclasses' properties, so it sits four words into the object (after
-/// the two-word object header); each checks that in debug builds.
+/// The objects that use it keep `Storage` at a fixed number of words into
+/// the object: `ValueBox` and `PrebuiltEntry` declare it as their first own
+/// stored property, after exactly two words of their superclasses'
+/// properties (four words in, after the two-word object header);
+/// `InstanceHolder` declares it first of all (two words in). Each checks
+/// its offset in debug builds.
 @usableFromInline
 enum InlineValue {
     @usableFromInline typealias Storage = (UInt, UInt, UInt, UInt, UInt)
 
     @inlinable static var zero: Storage { (0, 0, 0, 0, 0) }
 
-    /// Where `Storage` is in the object at `object`.
+    /// Where `Storage` is in the object at `object`, `word` words in.
     @inlinable @inline(__always)
-    static func address(in object: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        object + 4 * MemoryLayout<UInt>.stride
+    static func address(in object: UnsafeMutableRawPointer, atWord word: Int = 4) -> UnsafeMutableRawPointer {
+        object + word * MemoryLayout<UInt>.stride
     }
 
     @inlinable @inline(__always)
@@ -47,29 +49,25 @@ enum InlineValue {
         return address.load(as: UnsafeMutableRawPointer.self).assumingMemoryBound(to: T.self).pointee
     }
 
-    /// Destroys the value of type `type` at `address` (and frees its heap copy).
+    /// Destroys the value of type `type` at `address` (and frees its heap
+    /// copy). The type is opened by a local function, so nothing is
+    /// allocated: a returned closure would be, once per value destroyed.
     static func destroy(_ address: UnsafeMutableRawPointer, of type: Any.Type) {
-        _openExistential(type, do: destroyer)(address)
+        func destroy<V>(_ type: V.Type) {
+            if fits(V.self) {
+                address.assumingMemoryBound(to: V.self).deinitialize(count: 1)
+            } else {
+                let heap = address.load(as: UnsafeMutableRawPointer.self).assumingMemoryBound(to: V.self)
+                heap.deinitialize(count: 1)
+                heap.deallocate()
+            }
+        }
+        _openExistential(type, do: destroy)
     }
 
     /// A copy of the value of type `type` at `address`, as `Any`.
     static func copy(_ address: UnsafeMutableRawPointer, of type: Any.Type) -> Any {
-        _openExistential(type, do: copier)(address)
+        func copy<V>(_ type: V.Type) -> Any { read(address, as: V.self) }
+        return _openExistential(type, do: copy)
     }
-}
-
-private func destroyer<V>(_ type: V.Type) -> (UnsafeMutableRawPointer) -> Void {
-    { address in
-        if InlineValue.fits(V.self) {
-            address.assumingMemoryBound(to: V.self).deinitialize(count: 1)
-        } else {
-            let heap = address.load(as: UnsafeMutableRawPointer.self).assumingMemoryBound(to: V.self)
-            heap.deinitialize(count: 1)
-            heap.deallocate()
-        }
-    }
-}
-
-private func copier<V>(_ type: V.Type) -> (UnsafeMutableRawPointer) -> Any {
-    { address in InlineValue.read(address, as: V.self) }
 }

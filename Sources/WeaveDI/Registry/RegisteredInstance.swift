@@ -16,16 +16,13 @@ import Synchronization
 ///
 /// Not generic: a generic class costs the Swift runtime a metadata
 /// instantiation for every registered type, which was most of a
-/// registration's cost. The strong instance is kept in memory laid out for
-/// the registered type, written once, and read and written by generic
-/// methods that take that type (a generic struct view would cost
+/// registration's cost. The strong instance is kept in the holder's inline
+/// storage (`InlineValue`), written once, and read and written by generic
+/// methods that take its type (a generic struct view would cost
 /// unspecialised callers a metadata instantiation of its own).
 @usableFromInline
 final class RegisteredInstance: InstanceHolder, @unchecked Sendable {
     @usableFromInline let holdsWeakly: Bool
-    /// A `type` instance, allocated and written once, before `isPublished`
-    /// (`InstanceHolder.state`).
-    @exclusivity(unchecked) @usableFromInline var strong: UnsafeMutableRawPointer?
     /// A retained `WeakBox`; read inside a read section only, since a
     /// rebuild replaces it and releases the old one after a grace period.
     @usableFromInline let weakBox = PlatformAtomic<UnsafeRawPointer?>(nil)
@@ -42,21 +39,20 @@ final class RegisteredInstance: InstanceHolder, @unchecked Sendable {
         if let raw = weakBox.load(ordering: .acquiring) {
             Unmanaged<WeakBox>.fromOpaque(raw).release()
         }
-        if let strong {
-            _openExistential(type, do: destroyer)(strong)
+        if isPublished {
+            InlineValue.destroy(storageAddress, of: type)
         }
     }
 
     /// The built strong instance, untyped, for `shutdown()`.
     var builtValue: Any? {
-        guard isPublished, let strong else { return nil }
-        return _openExistential(type, do: loader)(strong)
+        isPublished ? InlineValue.copy(storageAddress, of: type) : nil
     }
 
     /// The built strong instance, if any, as the type the store was made for.
     @inlinable @inline(__always)
     func built<T>(as type: T.Type) -> T? {
-        isPublished ? strong.unsafelyUnwrapped.assumingMemoryBound(to: T.self).pointee : nil
+        isPublished ? InlineValue.read(storageAddress, as: T.self) : nil
     }
 
     /// The weak instance while it is alive. Call inside a read section.
@@ -95,25 +91,10 @@ final class RegisteredInstance: InstanceHolder, @unchecked Sendable {
         guard beginPublishing() else {
             return (built(as: T.self).unsafelyUnwrapped, nil)
         }
-        let storage = UnsafeMutablePointer<T>.allocate(capacity: 1)
-        storage.initialize(to: value)
-        strong = UnsafeMutableRawPointer(storage)
+        InlineValue.initialize(storageAddress, to: value)
         builtOrder = BuildOrder.next()
         endPublishing()
         return (value, nil)
-    }
-}
-
-private func loader<V>(_ type: V.Type) -> (UnsafeMutableRawPointer) -> Any {
-    { storage in storage.assumingMemoryBound(to: V.self).pointee }
-}
-
-/// A value of type `V` at `storage` destroyed and its memory freed, for a
-/// store that knows its type only as `Any.Type`.
-private func destroyer<V>(_ type: V.Type) -> (UnsafeMutableRawPointer) -> Void {
-    { storage in
-        storage.assumingMemoryBound(to: V.self).deinitialize(count: 1)
-        storage.deallocate()
     }
 }
 

@@ -152,16 +152,19 @@ class ScopedInstances: @unchecked Sendable {
 /// singleton first built inside an override scope or overlay). Not generic,
 /// so making and destroying one per request costs no runtime
 /// generic-metadata lookup (a generic class's allocation and deinit do);
-/// reading it back pays a cast.
+/// the instance sits in the holder's inline storage, read without a cast.
 @usableFromInline
 final class ScopedInstance: InstanceHolder, @unchecked Sendable {
-    /// Written once, before `isPublished` (`InstanceHolder.state`).
-    @exclusivity(unchecked) @usableFromInline var value: Any?
+    deinit {
+        if isPublished {
+            InlineValue.destroy(storageAddress, of: type)
+        }
+    }
 
     /// The instance, if built.
     @inlinable
     func built<T>(as type: T.Type) -> T? {
-        isPublished ? (value as! T) : nil
+        isPublished ? InlineValue.read(storageAddress, as: T.self) : nil
     }
 
     @inlinable
@@ -174,9 +177,9 @@ final class ScopedInstance: InstanceHolder, @unchecked Sendable {
     @inlinable
     func publish<T>(_ built: T) -> T {
         guard beginPublishing() else {
-            return value as! T
+            return InlineValue.read(storageAddress, as: T.self)
         }
-        value = built
+        InlineValue.initialize(storageAddress, to: built)
         endPublishing()
         return built
     }

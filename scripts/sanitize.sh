@@ -5,8 +5,9 @@
 #      layer the registry uses without a system ck
 #      (CSources/CWeaveRegistry/portable_ck.c), plus mutants that must fail:
 #      three of weave_registry.c on each, two of the portable layer;
-#   2. swift test --filter Stress (and the build-protocol tests, see
-#      swift_stress) under ASan and TSan, twice: with the default traits
+#   2. swift test --filter Stress (and the build-protocol tests and the
+#      inline-storage and key-catalog tests, see swift_stress) under ASan
+#      and TSan, twice: with the default traits
 #      (the registry on the system's libck, Synchronization.Atomic) and with
 #      --traits PortableAtomics, the configuration Apple platforms get
 #      (default traits off: the registry on portable_ck.c, which SwiftPM
@@ -223,9 +224,9 @@ swift_stress() { # swift_stress ASan|TSan SCRATCH TRAITS ENV... : swift test --f
         name="$name ($traits)"
         via=" --traits $traits"
     fi
-    step "Swift $name stress: swift test --sanitize=$sanitizer$via --filter Stress, BuildWindowTests, OverlayBuildIsolationTests, AsyncServiceTests, AsyncBuildWindowTests, ShutdownTests, UpstreamStatisticsTests"
+    step "Swift $name stress: swift test --sanitize=$sanitizer$via --filter Stress, BuildWindowTests, OverlayBuildIsolationTests, AsyncServiceTests, AsyncBuildWindowTests, ShutdownTests, UpstreamStatisticsTests, FactoryStorageTests, InjectedKeyByTypeTests"
     mkdir -p "$scratch"
-    env "$@" swift test --sanitize="$sanitizer" ${options[@]+"${options[@]}"} --scratch-path "$scratch" --filter "Stress|BuildWindowTests|OverlayBuildIsolationTests|AsyncServiceTests|AsyncBuildWindowTests|ShutdownTests|UpstreamStatisticsTests" 2>&1 |
+    env "$@" swift test --sanitize="$sanitizer" ${options[@]+"${options[@]}"} --scratch-path "$scratch" --filter "Stress|BuildWindowTests|OverlayBuildIsolationTests|AsyncServiceTests|AsyncBuildWindowTests|ShutdownTests|UpstreamStatisticsTests|FactoryStorageTests|InjectedKeyByTypeTests" 2>&1 |
         tee "$scratch/sanitize-swift.log" | sed 's/^/    | /' || status=$?
     if grep -Eq "$REPORT" "$scratch/sanitize-swift.log"; then fail "Swift $name stress: sanitizer report (see $scratch/sanitize-swift.log)"
     elif [ "$status" -ne 0 ]; then fail "Swift $name stress: exit status $status"

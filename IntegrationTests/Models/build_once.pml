@@ -55,7 +55,7 @@
 
 byte claim = 0;          /* InstanceHolder.claim: 0 or a claim word (even) | FLAG */
 byte state = EMPTY;      /* InstanceHolder.state */
-byte value = 0;          /* RegisteredInstance.strong: the id of the thread that built it */
+byte value = 0;          /* RegisteredInstance's inline storage: the id of the thread that built it */
 
 byte mon = 0;            /* BuildMonitor.mutex: 0, or the holder's id */
 bool asleep[N + 1];      /* in pthread_cond_wait on BuildMonitor.condition */

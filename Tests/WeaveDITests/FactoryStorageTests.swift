@@ -11,7 +11,7 @@ private final class Counted: Sendable {
     init(id: Int) { self.id = id }
 }
 
-/// 96 bytes: larger than the stack buffer.
+/// 112 bytes: larger than the inline storage and the stack buffer.
 private struct Wide: Sendable, Equatable {
     var a: (Int, Int, Int, Int, Int, Int) = (1, 2, 3, 4, 5, 6)
     var b: (Int, Int, Int, Int, Int, Int) = (7, 8, 9, 10, 11, 12)
@@ -23,6 +23,15 @@ private struct Wide: Sendable, Equatable {
 }
 
 private enum Failure: Error { case once }
+
+private struct WideKey: InjectedKey {
+    static var liveValue: Wide { Wide(tag: "default") }
+}
+
+private final class WideReader: @unchecked Sendable {
+    @Injected(WideKey.self) var byKey
+    @Injected var byType: Wide
+}
 
 /// A class reference inside a small struct (cached in the box itself) and
 /// inside a wide one (cached in a heap copy).
@@ -106,6 +115,48 @@ final class FactoryStorageTests: DITestCase {
         XCTAssertEqual(first.object.id, 2)
         XCTAssertEqual(second.object.id, 3)
         XCTAssertEqual(UnifiedDI.resolve(WideHolder.self)?.object.id, 1)
+    }
+
+    /// A scope's instances live in the scope's holders, inline or on the
+    /// heap by size, and are released when the scope ends.
+    func testScopedInstancesOfEveryLayoutAreSharedAndReleasedWithTheScope() throws {
+        UnifiedDI.register(WideHolder.self, scope: .task) { WideHolder(object: Counted(id: 6)) }
+        UnifiedDI.register(SmallHolder.self, scope: .task) { SmallHolder(object: Counted(id: 7)) }
+        weak var wide: Counted?
+        weak var small: Counted?
+        try withTaskScope {
+            let first = try UnifiedDI.resolveThrowing(WideHolder.self)
+            XCTAssertTrue(try UnifiedDI.resolveThrowing(WideHolder.self).object === first.object)
+            XCTAssertEqual(first.object.id, 6)
+            wide = first.object
+            small = try UnifiedDI.resolveThrowing(SmallHolder.self).object
+            XCTAssertTrue(try UnifiedDI.resolveThrowing(SmallHolder.self).object === small)
+        }
+        XCTAssertNil(wide, "the scope's wide instance outlived the scope")
+        XCTAssertNil(small, "the scope's small instance outlived the scope")
+    }
+
+    /// A singleton first built inside an override scope belongs to that
+    /// scope (see InjectionScopes): kept in its holder, released with it.
+    func testASingletonBuiltInsideAnOverrideScopeIsKeptByItAndReleased() {
+        UnifiedDI.register(WideHolder.self, scope: .singleton) { WideHolder(object: Counted(id: 8)) }
+        weak var inScope: Counted?
+        withInjectedValues { _ in
+        } operation: {
+            let first = UnifiedDI.resolve(WideHolder.self)
+            XCTAssertTrue(UnifiedDI.resolve(WideHolder.self)?.object === first?.object)
+            inScope = first?.object
+        }
+        XCTAssertNil(inScope, "the scope's own singleton outlived the scope")
+        XCTAssertEqual(UnifiedDI.resolve(WideHolder.self)?.object.id, 8)
+    }
+
+    /// A key default wider than the inline storage, read by key and by type.
+    func testAWideKeyDefaultIsReadWhole() {
+        XCTAssertEqual(InjectedValues.current[WideKey.self], Wide(tag: "default"))
+        let reader = WideReader()
+        XCTAssertEqual(reader.byKey, Wide(tag: "default"))
+        XCTAssertEqual(reader.byType, Wide(tag: "default"))
     }
 
     func testAFactoryThatThrowsLeavesNothingBehindAndIsRetried() throws {

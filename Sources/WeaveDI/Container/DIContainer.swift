@@ -316,15 +316,6 @@ public final class DIContainer: @unchecked Sendable {
         registry.removeAll()
     }
 
-    /// Every registration goes through here. The first one makes the
-    /// container known to the near-miss search, which names registrations a
-    /// resolve cannot reach (in a child or a sibling of the container
-    /// asked); the others pay one load. Two first registrations at once
-    /// both note it, which `KnownContainers` takes as one.
-    private func store<T>(_ entry: AnyRegistryEntry, for type: T.Type) {
-        store(entry, key: typeKey(type))
-    }
-
     /// A lazy registration, made in the caller's module: the entry's
     /// factory is then specialised for the registered type.
     @usableFromInline
@@ -340,6 +331,11 @@ public final class DIContainer: @unchecked Sendable {
         DILog.registered(entry.type, scope: nil)
     }
 
+    /// Every registration goes through here. The first one makes the
+    /// container known to the near-miss search, which names registrations a
+    /// resolve cannot reach (in a child or a sibling of the container
+    /// asked); the others pay one load. Two first registrations at once
+    /// both note it, which `KnownContainers` takes as one.
     private func store(_ entry: AnyRegistryEntry, key: TypeKey) {
         registry.set(entry, forKey: key)
         if !isKnown.load(ordering: .relaxed) {

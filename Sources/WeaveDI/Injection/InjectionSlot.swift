@@ -127,7 +127,9 @@ protocol InjectionSlotHandle: AnyObject {
 /// - a kept registration (`EntryBox`) is never a prebuilt one, and is of
 ///   the slot's own type (a `T?` slot's, of `T`: `WrappedEntryBox`).
 /// The generation protocol is model-checked in
-/// IntegrationTests/Models/slot_cache.pml.
+/// IntegrationTests/Models/slot_cache.pml. Stored properties added here
+/// move `ValueBox`'s inline storage (`InlineValue`): its precondition then
+/// stops every cached read.
 @usableFromInline
 class SlotBox {
     /// An `EntryBox`: a kept lazy registration to build from, not a value.
@@ -170,7 +172,7 @@ final class ValueBox: SlotBox {
         valueType = T.self
         super.init(holdsEntry: false, answersResolve: answersResolve)
         let address = InlineValue.address(in: Unmanaged.passUnretained(self).toOpaque())
-        assert(address == withUnsafeMutablePointer(to: &storage) { UnsafeMutableRawPointer($0) })
+        precondition(address == withUnsafeMutablePointer(to: &storage) { UnsafeMutableRawPointer($0) })
         InlineValue.initialize(address, to: value)
     }
 

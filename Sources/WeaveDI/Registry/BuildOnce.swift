@@ -65,7 +65,8 @@ final class BuildMonitor: @unchecked Sendable {
     }
 }
 
-/// The part of an instance holder the monitor needs, free of the generic type.
+/// What every instance holder has: the instance's inline storage, its
+/// type, and what the build protocol and the monitor need.
 @usableFromInline
 class InstanceHolder: @unchecked Sendable {
     /// The instance, as `type` (`InlineValue`), for the holders that keep a
@@ -94,7 +95,10 @@ class InstanceHolder: @unchecked Sendable {
 
     @usableFromInline init(type: Any.Type) {
         self.type = type
-        assert(storageAddress == withUnsafeMutablePointer(to: &storage) { UnsafeMutableRawPointer($0) })
+        // In release builds too: a field added before `storage` must stop
+        // every build, not corrupt memory. The comparison is of two
+        // addresses computed at compile time, so it costs next to nothing.
+        precondition(storageAddress == withUnsafeMutablePointer(to: &storage) { UnsafeMutableRawPointer($0) })
     }
 
     @inlinable @inline(__always)

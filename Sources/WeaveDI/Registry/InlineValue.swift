@@ -8,11 +8,12 @@
 /// specialised for the type).
 ///
 /// The objects that use it keep `Storage` at a fixed number of words into
-/// the object: `ValueBox` and `PrebuiltEntry` declare it as their first own
-/// stored property, after exactly two words of their superclasses'
-/// properties (four words in, after the two-word object header);
-/// `InstanceHolder` declares it first of all (two words in). Each checks
-/// its offset in debug builds.
+/// the object, after the two-word object header: four words in for
+/// `PrebuiltEntry` (after `AnyRegistryEntry`'s `kind` and `type`) and
+/// `ValueBox` (after `SlotBox`'s two flags and its own `valueType`), two
+/// words in for `InstanceHolder`, which declares it first. Each checks its
+/// offset with a precondition when it is made, so a stored property added
+/// before `storage` stops the program instead of corrupting memory.
 @usableFromInline
 enum InlineValue {
     @usableFromInline typealias Storage = (UInt, UInt, UInt, UInt, UInt)

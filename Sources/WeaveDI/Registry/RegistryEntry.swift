@@ -1,6 +1,8 @@
 /// What the registry stores for one type. The entry under key
-/// `typeKey(T.self)` is always a `PrebuiltEntry<T>` or a `LazyEntry` made
-/// for `T`, so a lookup needs no dynamic cast: `kind` says which.
+/// `typeKey(T.self)` is always a `PrebuiltEntry` or a `LazyEntry` made for
+/// `T`, so a lookup needs no dynamic cast: `kind` says which. Stored
+/// properties added here move `PrebuiltEntry`'s inline storage
+/// (`InlineValue`): its precondition then stops every registration.
 @usableFromInline
 class AnyRegistryEntry: @unchecked Sendable {
     @usableFromInline
@@ -51,7 +53,7 @@ class AnyRegistryEntry: @unchecked Sendable {
     /// `shutdown()`: an eager value or a built singleton.
     var heldInstance: (order: UInt64, value: Any)? { nil }
 
-    /// Whether the factory is async (`asyncFactory`).
+    /// Whether the factory is async (`LazyEntry.makeAsync`).
     var isAsync: Bool { false }
 
     /// The holder a singleton's instance is published in, for
@@ -102,7 +104,7 @@ final class PrebuiltEntry: AnyRegistryEntry, @unchecked Sendable {
         }
         super.init(type: T.self, kind: .prebuilt)
         let address = InlineValue.address(in: Unmanaged.passUnretained(self).toOpaque())
-        assert(address == withUnsafeMutablePointer(to: &storage) { UnsafeMutableRawPointer($0) })
+        precondition(address == withUnsafeMutablePointer(to: &storage) { UnsafeMutableRawPointer($0) })
         InlineValue.initialize(address, to: value)
     }
 

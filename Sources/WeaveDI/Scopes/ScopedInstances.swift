@@ -59,7 +59,7 @@ class ScopedInstances: @unchecked Sendable {
         }
     }
 
-    /// The `.task` instance (or a singleton's, see `build(_:)`) of one
+    /// The `.task` instance (or a singleton's, see `buildOwn`) of one
     /// registration, not of one type: a registration that replaced another
     /// mid-scope, or another container's registration of the same type,
     /// gets its own instance.

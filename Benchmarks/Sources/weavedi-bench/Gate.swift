@@ -41,15 +41,19 @@ let gatedPaths: Set<String> = [
     "elsewhere.overlay.injected", "elsewhere.overlay.resolve",
 ]
 /// Paths that depend on the table size; the others run at the first size only.
+/// Not the locked baseline read of one type (`unifieddi.resolve.swift`) at
+/// 1000: it probes the table on every read, and its probe length follows the
+/// heap addresses of the generated types' metadata, which move with the
+/// timing of other threads' allocations (4.9% between two runs of one
+/// binary); the rotating rows probe every key and average that out.
 let sizeDependentPaths: Set<String> = [
-    "unifieddi.resolve", "unifieddi.resolve.swift", "unifieddi.resolve.rotating",
-    "unifieddi.resolve.rotating.swift",
+    "unifieddi.resolve", "unifieddi.resolve.rotating", "unifieddi.resolve.rotating.swift",
 ]
 
 /// Ratios measured in the same run (same binary, same input): name, numerator, denominator.
 let gateRatios: [(name: String, numerator: String, denominator: String)] = [
     ("C path / Swift baseline, UnifiedDI.resolve @10", "unifieddi.resolve@10", "unifieddi.resolve.swift@10"),
-    ("C path / Swift baseline, UnifiedDI.resolve @1000", "unifieddi.resolve@1000", "unifieddi.resolve.swift@1000"),
+    ("C path / Swift baseline, rotating UnifiedDI.resolve @1000", "unifieddi.resolve.rotating@1000", "unifieddi.resolve.rotating.swift@1000"),
     ("@Injected(\\.key) / @Inject", "injected.keypath@10", "inject@10"),
     ("UnifiedDI.resolve / floor", "unifieddi.resolve@10", "floor@0"),
     ("handler 3 @Injected(\\.key) / hand-built", "handler.injected.keypath@10", "handler.hand@10"),

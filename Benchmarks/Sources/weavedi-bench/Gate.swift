@@ -53,7 +53,10 @@ let sizeDependentPaths: Set<String> = [
 /// Ratios measured in the same run (same binary, same input): name, numerator, denominator.
 let gateRatios: [(name: String, numerator: String, denominator: String)] = [
     ("C path / Swift baseline, UnifiedDI.resolve @10", "unifieddi.resolve@10", "unifieddi.resolve.swift@10"),
-    ("C path / Swift baseline, rotating UnifiedDI.resolve @1000", "unifieddi.resolve.rotating@1000", "unifieddi.resolve.rotating.swift@1000"),
+    (
+        "C path / Swift baseline, rotating UnifiedDI.resolve @1000", "unifieddi.resolve.rotating@1000",
+        "unifieddi.resolve.rotating.swift@1000"
+    ),
     ("@Injected(\\.key) / @Inject", "injected.keypath@10", "inject@10"),
     ("UnifiedDI.resolve / floor", "unifieddi.resolve@10", "floor@0"),
     ("handler 3 @Injected(\\.key) / hand-built", "handler.injected.keypath@10", "handler.hand@10"),

@@ -171,13 +171,11 @@ final class ValueBox: SlotBox {
     @usableFromInline init<T>(_ value: T, answersResolve: Bool) {
         valueType = T.self
         super.init(holdsEntry: false, answersResolve: answersResolve)
-        let address = InlineValue.address(in: Unmanaged.passUnretained(self).toOpaque())
-        precondition(address == withUnsafeMutablePointer(to: &storage) { UnsafeMutableRawPointer($0) })
-        InlineValue.initialize(address, to: value)
+        InlineValue.initialize(value, in: self, storage: &storage)
     }
 
     deinit {
-        InlineValue.destroy(InlineValue.address(in: Unmanaged.passUnretained(self).toOpaque()), of: valueType)
+        InlineValue.destroy(in: self, of: valueType)
     }
 
     /// The value in the box at `raw`, as the type it was made with.

@@ -31,6 +31,21 @@ enum InlineValue {
         MemoryLayout<T>.size <= MemoryLayout<Storage>.size && MemoryLayout<T>.alignment <= MemoryLayout<Storage>.alignment
     }
 
+    /// Writes `value` into `storage`, a stored property of `object` that
+    /// must sit four words in; checks that it does.
+    @inlinable
+    static func initialize<T>(_ value: T, in object: AnyObject, storage: inout Storage) {
+        let address = address(in: Unmanaged.passUnretained(object).toOpaque())
+        precondition(address == withUnsafeMutablePointer(to: &storage) { UnsafeMutableRawPointer($0) })
+        initialize(address, to: value)
+    }
+
+    /// Destroys the `type` value in the storage four words into `object`.
+    @inlinable
+    static func destroy(in object: AnyObject, of type: Any.Type) {
+        destroy(address(in: Unmanaged.passUnretained(object).toOpaque()), of: type)
+    }
+
     @inlinable
     static func initialize<T>(_ address: UnsafeMutableRawPointer, to value: T) {
         if fits(T.self) {
@@ -53,6 +68,7 @@ enum InlineValue {
     /// Destroys the value of type `type` at `address` (and frees its heap
     /// copy). The type is opened by a local function, so nothing is
     /// allocated: a returned closure would be, once per value destroyed.
+    @usableFromInline
     static func destroy(_ address: UnsafeMutableRawPointer, of type: Any.Type) {
         func destroy<V>(_ type: V.Type) {
             if fits(V.self) {

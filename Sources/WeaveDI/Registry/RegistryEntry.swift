@@ -103,13 +103,11 @@ final class PrebuiltEntry: AnyRegistryEntry, @unchecked Sendable {
             make = nil
         }
         super.init(type: T.self, kind: .prebuilt)
-        let address = InlineValue.address(in: Unmanaged.passUnretained(self).toOpaque())
-        precondition(address == withUnsafeMutablePointer(to: &storage) { UnsafeMutableRawPointer($0) })
-        InlineValue.initialize(address, to: value)
+        InlineValue.initialize(value, in: self, storage: &storage)
     }
 
     deinit {
-        InlineValue.destroy(InlineValue.address(in: Unmanaged.passUnretained(self).toOpaque()), of: type)
+        InlineValue.destroy(in: self, of: type)
     }
 
     /// The value, as the type it was registered with.

@@ -88,7 +88,7 @@ public final class DIContainer: @unchecked Sendable {
     @discardableResult @inlinable
     public func register<T: Sendable>(_ type: T.Type, factory: @escaping @Sendable () -> T) -> T {
         let instance = factory()
-        storePrebuilt(PrebuiltEntry(instance, factory: factory), key: typeKey(type))
+        storeRegistration(PrebuiltEntry(instance, factory: factory), key: typeKey(type), scope: nil)
         return instance
     }
 
@@ -105,7 +105,7 @@ public final class DIContainer: @unchecked Sendable {
     ///   - instance: The value to return.
     @inlinable
     public func register<T: Sendable>(_ type: T.Type, instance: T) {
-        storePrebuilt(PrebuiltEntry(instance, factory: nil), key: typeKey(type))
+        storeRegistration(PrebuiltEntry(instance, factory: nil), key: typeKey(type), scope: nil)
     }
 
     /// Lazy registration with a lifetime: `factory` runs on the first resolve
@@ -134,7 +134,7 @@ public final class DIContainer: @unchecked Sendable {
         scope: ProvideScope,
         factory: @escaping @Sendable () -> T
     ) {
-        storeLazy(LazyEntry(scope: scope, factory: factory), key: typeKey(type), scope: scope)
+        storeRegistration(LazyEntry(scope: scope, factory: factory), key: typeKey(type), scope: scope)
     }
 
     /// Lazy registration of a factory that can fail: as the
@@ -160,7 +160,7 @@ public final class DIContainer: @unchecked Sendable {
         scope: ProvideScope,
         factory: @escaping @Sendable () throws -> T
     ) {
-        storeLazy(LazyEntry(scope: scope, factory: factory), key: typeKey(type), scope: scope)
+        storeRegistration(LazyEntry(scope: scope, factory: factory), key: typeKey(type), scope: scope)
     }
 
     /// Lazy registration of an async factory that can fail. Nothing runs
@@ -193,7 +193,7 @@ public final class DIContainer: @unchecked Sendable {
         scope: ProvideScope,
         factory: @escaping @Sendable () async throws -> T
     ) {
-        storeLazy(LazyEntry(scope: scope, asyncFactory: factory), key: typeKey(type), scope: scope)
+        storeRegistration(LazyEntry(scope: scope, asyncFactory: factory), key: typeKey(type), scope: scope)
     }
 
     /// The instance registered for `type` here or in a parent, built
@@ -316,19 +316,13 @@ public final class DIContainer: @unchecked Sendable {
         registry.removeAll()
     }
 
-    /// A lazy registration, made in the caller's module: the entry's
-    /// factory is then specialised for the registered type.
+    /// A registration made in the caller's module (the `register`
+    /// overloads are inlinable, so an entry's factory is specialised for
+    /// the registered type), logged with its scope (nil: eager).
     @usableFromInline
-    func storeLazy(_ entry: LazyEntry, key: TypeKey, scope: ProvideScope) {
+    func storeRegistration(_ entry: AnyRegistryEntry, key: TypeKey, scope: ProvideScope?) {
         store(entry, key: key)
         DILog.registered(entry.type, scope: scope)
-    }
-
-    /// An eager registration, made in the caller's module, as `storeLazy`.
-    @usableFromInline
-    func storePrebuilt(_ entry: PrebuiltEntry, key: TypeKey) {
-        store(entry, key: key)
-        DILog.registered(entry.type, scope: nil)
     }
 
     /// Every registration goes through here. The first one makes the

@@ -59,8 +59,7 @@ final class InjectionSlot<Value>: InjectionSlotHandle, @unchecked Sendable {
             return build(entry)
         }
         do {
-            var cacheable = false
-            return try Resolver.build(keptIn: raw, as: Value.self, cacheable: &cacheable)
+            return try Resolver.build(keptIn: raw, as: Value.self)
         } catch {
             InjectionSlots.stopReading(Value.self, error)
         }

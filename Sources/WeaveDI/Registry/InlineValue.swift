@@ -40,6 +40,11 @@ enum InlineValue {
         initialize(address, to: value)
     }
 
+    /// A copy of the `type` value in the storage four words into `object`.
+    static func copy(in object: AnyObject, of type: Any.Type) -> Any {
+        copy(address(in: Unmanaged.passUnretained(object).toOpaque()), of: type)
+    }
+
     /// Destroys the `type` value in the storage four words into `object`.
     @inlinable
     static func destroy(in object: AnyObject, of type: Any.Type) {

@@ -130,7 +130,7 @@ final class PrebuiltEntry: AnyRegistryEntry, @unchecked Sendable {
     }
 
     override var heldInstance: (order: UInt64, value: Any)? {
-        (order, InlineValue.copy(InlineValue.address(in: Unmanaged.passUnretained(self).toOpaque()), of: type))
+        (order, InlineValue.copy(in: self, of: type))
     }
 }
 

@@ -54,8 +54,7 @@ enum Resolver {
                         weave_read_end()
                         return value
                     }
-                    var cacheable = false
-                    return try build(keptIn: raw, as: T.self, cacheable: &cacheable)
+                    return try build(keptIn: raw, as: T.self)
                 }
                 // else `@Injected`'s own answer: a default, an unwrapped optional
             }
@@ -216,18 +215,15 @@ enum Resolver {
     /// specialised in the caller. Called inside the peek's read section;
     /// ends it.
     @inlinable @inline(__always)
-    static func build<T>(
-        keptIn raw: UnsafeMutableRawPointer, as type: T.Type, cacheable: inout Bool
-    ) throws(DIError) -> T {
+    static func build<T>(keptIn raw: UnsafeMutableRawPointer, as type: T.Type) throws(DIError) -> T {
         // Building runs user code: keep the registration past the section.
         let entry = Unmanaged<EntryBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.entry }.lazy
         if entry.kind == .weak, let value = entry.instance.aliveWeak(as: T.self) {
             weave_read_end()
-            cacheable = false
             return value
         }
         weave_read_end()
-        return try build(entry, as: T.self, cacheable: &cacheable)
+        return try build(entry, as: T.self)
     }
 
     /// Turns a lazy entry into an instance according to its scope. Inlinable

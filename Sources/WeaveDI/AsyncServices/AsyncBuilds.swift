@@ -249,10 +249,15 @@ enum AsyncBuilds {
             }
             // Every waiter gets the one instance: `T` is `Sendable` at every
             // registration (`register` requires it), though not spelled here.
-            nonisolated(unsafe) let shared = outcome
-            for waiter in waiters {
+            // The last waiter takes this task's reference, so nothing here
+            // keeps the instance once it is handed out: a weak instance its
+            // waiters drop is gone, not held until this task ends.
+            nonisolated(unsafe) let shared = consume outcome
+            guard let last = waiters.last else { return }
+            for waiter in waiters.dropLast() {
                 waiter.continuation.resume(with: shared)
             }
+            last.continuation.resume(with: consume shared)
         }
     }
 

@@ -254,7 +254,17 @@ enum InjectionSlots {
         /// metadata instantiation on every first resolve); the first
         /// `@Injected var x: T` gives it one.
         var ownerlessTypeSlots: [UInt: OpaquePointer] = [:]
+        /// The C slots of key path objects indexed as aliases of an equal
+        /// key path's slot (`makeSlot(forKeyPath:identity:)`), by identity;
+        /// how many each slot has; and the objects, kept.
+        var keyPathAliases: [UInt: OpaquePointer] = [:]
+        var aliasCount: [ObjectIdentifier: Int] = [:]
+        var aliasedKeyPaths: [AnyKeyPath] = []
     }
+
+    /// Equal key path objects indexed per slot besides its own: one per
+    /// module that names the key path, with room to spare.
+    static let aliasesPerKeyPath = 32
 
     private static let state = Locked(State())
 
@@ -328,10 +338,26 @@ enum InjectionSlots {
         forKeyPath keyPath: KeyPath<InjectedValues, Value> & Sendable, identity: UInt
     ) -> Unmanaged<InjectionSlot<Value>> {
         state.withLock { state in
-            // An equal key path from another call site, or one made at run
-            // time: share its slot, without indexing an object we do not keep.
+            // An equal key path object of another module (each module has
+            // its own object for a `\\.key` literal), or one made at run
+            // time: it shares its slot, and up to `aliasesPerKeyPath` of them
+            // are indexed too, so each module's properties find the slot
+            // without this lock. An indexed object is kept for good (its
+            // address is its identity); the bound keeps key paths made at
+            // run time, a new object each, from growing the index.
             if state.byIdentity[identity] == nil, let equal = state.byKeyPath[keyPath] {
-                return Unmanaged.passUnretained(unsafeDowncast(equal, to: InjectionSlot<Value>.self))
+                let owner = Unmanaged.passUnretained(unsafeDowncast(equal, to: InjectionSlot<Value>.self))
+                if let alias = state.keyPathAliases[identity] {
+                    weave_slot_publish(alias, owner.toOpaque())
+                } else if state.aliasCount[ObjectIdentifier(equal), default: 0] < aliasesPerKeyPath {
+                    let alias = weave_slot_create(identity)!
+                    state.keyPathAliases[identity] = alias
+                    state.aliasCount[ObjectIdentifier(equal), default: 0] += 1
+                    state.aliasedKeyPaths.append(keyPath)
+                    ImmortalObjects.keepForever(keyPath)
+                    weave_slot_publish(alias, owner.toOpaque())
+                }
+                return owner
             }
             let slot = findOrMake(identity: identity, in: &state) { record in
                 var values = InjectedValues.task
@@ -339,6 +365,9 @@ enum InjectionSlots {
                 return values[keyPath: keyPath]
             }
             state.byKeyPath[keyPath] = slot.takeUnretainedValue()
+            // Kept by `byKeyPath` for good: every `\\.key` evaluation
+            // retains it, which must not write to it (`ImmortalObjects`).
+            ImmortalObjects.keepForever(keyPath)
             return slot
         }
     }

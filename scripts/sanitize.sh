@@ -196,6 +196,11 @@ c_stress() {
         # A peek that ignores writes in progress.
         mutant peek-during-write weave_registry.c weave_slot_peek '(current \& 0xffffffffu)' '(current \& 0xffff0000u)' \
             asan "$layer" 'served the box cached before a write' WEAVE_STRESS_ONLY=write_in_progress ASAN_OPTIONS=detect_leaks=0
+        # An index growth that leaves slots behind: finds of slots published
+        # before it must never miss (the finders of group slots).
+        mutant grow-drops-slots weave_registry.c slot_table_grow \
+            'table->buckets[slot_table_bucket(table, slot)] = slot;' '(void)slot;' asan "$layer" \
+            'find of a published slot returned NULL' WEAVE_STRESS_ONLY=slots ASAN_OPTIONS=detect_leaks=0
         # A plain read of a published node's value: readers against writers in
         # one concurrent round, stopping at the first report (and away from
         # thread_burst, see run).

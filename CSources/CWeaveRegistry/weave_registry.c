@@ -1084,28 +1084,39 @@ void *weave_live_peek(uintptr_t key) {
 /* ---- injection slots ------------------------------------------------- */
 
 /*
- * The slot index: open addressing with linear probing over SLOT_PROBES
- * buckets. Slots are never freed, so a bucket only ever goes from empty to
- * a slot: readers probe without a lock and stop at the first empty bucket.
- * When all SLOT_PROBES buckets of a key are taken, publishing evicts the
- * key's home bucket, and the evicted key's next find misses and publishes
- * it again (the Swift side does that under its lock). With a direct-mapped
- * index (one bucket per key) two hot keys of one bucket evicted each other
- * on every read, each time through that lock: with a thousand types, one
- * key in five shared its bucket.
+ * The slot index: open addressing with linear probing, kept at most half
+ * full, so a probe always reaches an empty bucket. Slots are never freed or
+ * removed, so a bucket only ever goes from empty to a slot: readers probe
+ * without a lock and stop at the first empty bucket. When a publish would
+ * fill it past half, the writer copies every slot into a table twice the
+ * size and publishes that table; a reader still probing the old one may
+ * miss a slot published since, and then takes the caller's slow path
+ * (under its lock, where it finds it). Old tables stay allocated, linked
+ * from the current one, for readers that may still be in them (finds take
+ * no read section); together they are smaller than the current table.
+ * (A fixed index of 8,192 buckets whose keys evicted each other once their
+ * eight probe buckets were taken sent every resolve of a program with more
+ * than a few thousand types through that lock.)
  */
-#define SLOT_INDEX_SIZE 8192u
-#define SLOT_PROBES 8u
-static weave_slot_t *slot_index[SLOT_INDEX_SIZE];
-
-static inline size_t slot_bucket(uintptr_t key) {
-    return (size_t)(key_hash(key) & (SLOT_INDEX_SIZE - 1));
-}
+#define SLOT_TABLE_INITIAL 1024u
+struct slot_table {
+    size_t mask; /* buckets - 1; buckets is a power of two */
+    size_t count;
+    struct slot_table *replaced;
+    weave_slot_t *buckets[];
+};
+static struct slot_table *slot_table;
+static pthread_mutex_t slot_table_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static inline weave_slot_t *find_slot(uintptr_t key) {
-    size_t bucket = slot_bucket(key);
-    for (unsigned int probe = 0; probe < SLOT_PROBES; probe++) {
-        weave_slot_t *slot = ck_pr_load_ptr(&slot_index[(bucket + probe) & (SLOT_INDEX_SIZE - 1)]);
+    struct slot_table *table = ck_pr_load_ptr(&slot_table);
+    if (table == NULL) {
+        return NULL;
+    }
+    ck_pr_fence_load(); /* publish_table's fence: the buckets are filled */
+    TSAN_ACQUIRE(table);
+    for (size_t bucket = key_hash(key) & table->mask;; bucket = (bucket + 1) & table->mask) {
+        weave_slot_t *slot = ck_pr_load_ptr(&table->buckets[bucket]);
         if (slot == NULL) {
             return NULL;
         }
@@ -1114,7 +1125,6 @@ static inline weave_slot_t *find_slot(uintptr_t key) {
             return slot;
         }
     }
-    return NULL;
 }
 
 void *weave_slot_find(uintptr_t key) {
@@ -1132,28 +1142,71 @@ weave_slot_t *weave_slot_find_slot(uintptr_t key) {
     return find_slot(key);
 }
 
+static struct slot_table *slot_table_make(size_t buckets) {
+    struct slot_table *table = calloc(1, sizeof(*table) + buckets * sizeof(weave_slot_t *));
+    if (table == NULL) {
+        abort();
+    }
+    table->mask = buckets - 1;
+    return table;
+}
+
+/* The bucket of slot's key in table: the slot's own, or the empty bucket
+ * its probe reaches. Under slot_table_lock. */
+static size_t slot_table_bucket(const struct slot_table *table, const weave_slot_t *slot) {
+    size_t bucket = key_hash(slot->key) & table->mask;
+    for (;;) {
+        weave_slot_t *present = table->buckets[bucket];
+        if (present == NULL || present == slot) {
+            return bucket;
+        }
+        bucket = (bucket + 1) & table->mask;
+    }
+}
+
+/* A table twice the size of current (or the first one) with every slot of
+ * current, made findable. Under slot_table_lock. */
+static struct slot_table *slot_table_grow(struct slot_table *current) {
+    struct slot_table *table = slot_table_make(current == NULL ? SLOT_TABLE_INITIAL : (current->mask + 1) * 2);
+    if (current != NULL) {
+        for (size_t i = 0; i <= current->mask; i++) {
+            weave_slot_t *slot = current->buckets[i];
+            if (slot != NULL) {
+                table->buckets[slot_table_bucket(table, slot)] = slot;
+            }
+        }
+        table->count = current->count;
+        table->replaced = current;
+    }
+    ck_pr_fence_store();
+    TSAN_RELEASE(table);
+    ck_pr_store_ptr(&slot_table, table);
+    return table;
+}
+
 void weave_slot_publish(weave_slot_t *slot, void *owner) {
-    /* The slot may be findable already (published again after an index
-     * eviction, or given its owner after a resolve published it without
-     * one): the owner's own initialisation is ordered before the owner is
-     * stored, and the owner before the index. */
+    /* The slot may be findable already (given its owner after a resolve
+     * published it without one): the owner's own initialisation is ordered
+     * before the owner is stored, and the owner before the index. */
     ck_pr_fence_store();
     TSAN_RELEASE(slot);
     ck_pr_store_ptr(&slot->owner, owner);
     ck_pr_fence_store();
-    size_t bucket = slot_bucket(slot->key);
-    for (unsigned int probe = 0; probe < SLOT_PROBES; probe++) {
-        weave_slot_t **at = &slot_index[(bucket + probe) & (SLOT_INDEX_SIZE - 1)];
-        weave_slot_t *present = ck_pr_load_ptr(at);
-        if (present == slot) {
-            return;
-        }
-        if (present == NULL) {
-            ck_pr_store_ptr(at, slot);
-            return;
-        }
+    pthread_mutex_lock(&slot_table_lock);
+    struct slot_table *table = slot_table;
+    if (table == NULL) {
+        table = slot_table_grow(NULL);
     }
-    ck_pr_store_ptr(&slot_index[bucket], slot);
+    size_t bucket = slot_table_bucket(table, slot);
+    if (table->buckets[bucket] != slot) {
+        if ((table->count + 1) * 2 > table->mask + 1) {
+            table = slot_table_grow(table);
+            bucket = slot_table_bucket(table, slot);
+        }
+        table->count++;
+        ck_pr_store_ptr(&table->buckets[bucket], slot);
+    }
+    pthread_mutex_unlock(&slot_table_lock);
 }
 
 weave_slot_t *weave_slot_create(uintptr_t key) {

@@ -170,9 +170,10 @@ weave_slot_t *weave_slot_find_slot(uintptr_t key);
  * key. */
 weave_slot_t *weave_slot_create(uintptr_t key);
 /* Sets the slot's owner (kept, not retained: it must live forever; NULL for
- * none yet) and makes the slot findable; again after it was evicted (which
- * happens only once a key's eight index buckets are all taken), or to give
- * it an owner. Callers serialise publishing. */
+ * none yet) and makes the slot findable, for good; again to give it an
+ * owner. A find that runs while the index grows may miss a slot published
+ * meanwhile: callers then look again under the lock they create slots
+ * under. */
 void weave_slot_publish(weave_slot_t *slot, void *owner);
 /* Enters a read section (always) and returns the cached box when it is
  * current, else NULL. Copy out of the box, then call weave_read_end. */

@@ -248,12 +248,6 @@ enum InjectionSlots {
     private struct State {
         var byIdentity: [UInt: AnyObject] = [:]
         var byKeyPath: [AnyKeyPath: AnyObject] = [:]
-        /// Type slots made by `UnifiedDI.resolve` before any `@Injected var`
-        /// of the type: a resolve needs the C slot only, so it is published
-        /// without a Swift owner (whose generic class would cost a runtime
-        /// metadata instantiation on every first resolve); the first
-        /// `@Injected var x: T` gives it one.
-        var ownerlessTypeSlots: [UInt: OpaquePointer] = [:]
         /// The C slots of key path objects indexed as aliases of an equal
         /// key path's slot (`makeSlot(forKeyPath:identity:)`), by identity;
         /// how many each slot has; and the objects, kept.
@@ -313,21 +307,19 @@ enum InjectionSlots {
         return makeTypeSlotHandle(identity: identity)
     }
 
+    /// A type slot made by `UnifiedDI.resolve` before any `@Injected var`
+    /// of the type: a resolve needs the C slot only, so it is published
+    /// without a Swift owner (whose generic class would cost a runtime
+    /// metadata instantiation on every first resolve); the first
+    /// `@Injected var x: T` gives it one (`findOrMake`). Every publish runs
+    /// under this lock, so the index read here is current.
     @usableFromInline @inline(never)
     static func makeTypeSlotHandle(identity: UInt) -> OpaquePointer {
-        state.withLock { state in
-            if let owned = state.byIdentity[identity] {
-                let handle = (owned as! any InjectionSlotHandle).handle
-                weave_slot_publish(handle, Unmanaged.passUnretained(owned).toOpaque())
+        state.withLock { _ in
+            if let handle = weave_slot_find_slot(identity) {
                 return handle
             }
-            let handle: OpaquePointer
-            if let known = state.ownerlessTypeSlots[identity] {
-                handle = known
-            } else {
-                handle = weave_slot_create(identity)
-                state.ownerlessTypeSlots[identity] = handle
-            }
+            let handle: OpaquePointer = weave_slot_create(identity)
             weave_slot_publish(handle, nil)
             return handle
         }
@@ -404,10 +396,10 @@ enum InjectionSlots {
         }
     }
 
-    /// The slot for `identity`, made (and kept forever) on first use, and
-    /// indexed again: the index probes 8 buckets per key, and a key whose 8
-    /// are taken evicts its home bucket's slot, which is then published
-    /// again here on its next miss. Called under the lock.
+    /// The slot for `identity`, made (and kept forever) on first use, or
+    /// given its owner when a resolve made it. Its first publish is its
+    /// last: the index never drops a slot (a find that missed it while the
+    /// index grew gets here, where it is found). Called under the lock.
     private static func findOrMake<Value>(
         identity: UInt, in state: inout State, read: @escaping @Sendable (ReadRecord?) -> Value
     ) -> Unmanaged<InjectionSlot<Value>> {
@@ -415,7 +407,7 @@ enum InjectionSlots {
         if let known = state.byIdentity[identity] {
             slot = unsafeDowncast(known, to: InjectionSlot<Value>.self)
         } else {
-            let handle: OpaquePointer = state.ownerlessTypeSlots.removeValue(forKey: identity) ?? weave_slot_create(identity)!
+            let handle: OpaquePointer = weave_slot_find_slot(identity) ?? weave_slot_create(identity)!
             slot = InjectionSlot<Value>(handle: handle, read: read)
             state.byIdentity[identity] = slot
         }

@@ -5,18 +5,20 @@ import WeaveDIBenchPaths
 import PeerPaths
 #endif
 
-/// `weavedi-bench startup [--sizes ...]`: the startup table (nanoseconds per
-/// type, one run, idle machine), WeaveDI next to a locked dictionary and,
-/// with the Peers trait, Swinject.
+/// `weavedi-bench startup [--sizes ...] [--rounds K]`: the startup table
+/// (nanoseconds per type, the best of K rounds, idle machine), WeaveDI next
+/// to a locked dictionary and, with the Peers trait, Swinject.
 @MainActor
 func startupMain(_ arguments: [String]) -> Int32 {
     var sizes = [100, 1_000, 10_000, 100_000]
+    var rounds = 1
     var iterator = arguments.makeIterator()
     while let argument = iterator.next() {
         switch argument {
         case "--sizes": sizes = (iterator.next() ?? "").split(separator: ",").compactMap { Int($0) }
+        case "--rounds": rounds = Int(iterator.next() ?? "") ?? 0
         default:
-            log("usage: weavedi-bench startup [--sizes 100,1000,10000,100000]")
+            log("usage: weavedi-bench startup [--sizes 100,1000,10000,100000] [--rounds K]")
             return 2
         }
     }
@@ -25,7 +27,11 @@ func startupMain(_ arguments: [String]) -> Int32 {
     #else
     let contenders = [weaveDIStartup, lockedDictionaryStartup]
     #endif
-    let rows = runStartup(sizes: sizes, contenders: contenders, progress: log)
+    guard rounds >= 1, !sizes.isEmpty, sizes.allSatisfy({ $0 > 0 }) else {
+        log("weavedi-bench startup: --sizes takes positive counts and --rounds a count of at least 1")
+        return 2
+    }
+    let rows = runStartup(sizes: sizes, contenders: contenders, rounds: rounds, progress: log)
     print(
         "| N | contender | register | first resolve | second resolve | register / dictionary | first / dictionary | bytes per type | bytes left after releaseAll |"
     )

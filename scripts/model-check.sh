@@ -10,6 +10,8 @@
 #   async_build.pml the look / join / build / resume protocol of the async
 #                   builds (AsyncBuilds), with cancellations and a failed
 #                   build: a safety run and a liveness run;
+#   slot_index.pml  the slot index's lock-free finds against publishes
+#                   that grow it: a safety run;
 #   portable_epoch.pml  the grace periods of the epoch the registry uses
 #                   without a system Concurrency Kit (portable_ck.c):
 #                   reader sections against a writer's synchronize and a
@@ -137,6 +139,9 @@ check slot_cache real safety pass
 check slot_cache MUTANT_OLD_PEEK safety 'assertion violated \(v>=floor_(mine|any)\)' -DMUTANT_OLD_PEEK
 check slot_cache MUTANT_PEEK_DURING_WRITE safety 'assertion violated \(v>=floor_(mine|any)\)' \
     -DMUTANT_PEEK_DURING_WRITE
+check slot_index real safety pass
+check slot_index MUTANT_PUBLISH_FIRST safety 'assertion violated +!\(must\)' -DMUTANT_PUBLISH_FIRST
+check slot_index MUTANT_NO_COPY safety 'assertion violated +!\(must\)' -DMUTANT_NO_COPY
 check portable_epoch real safety pass
 check portable_epoch real liveness pass
 check portable_epoch MUTANT_NO_READER_FENCE safety 'assertion violated +!\(freed\[o\]\)' -DMUTANT_NO_READER_FENCE

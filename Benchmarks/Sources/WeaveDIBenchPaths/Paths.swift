@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import WeaveDI
 
 /// One measured operation. `run(n)` performs it `n` times (the loop lives
@@ -45,9 +46,14 @@ public struct BenchPath: Sendable {
     }
 }
 
-/// Resets the live container and registers the service shapes plus
-/// the request-path, class-bound request-path and async services (15 registrations in all) plus generated types, so `tableSize` counts all registrations
-/// the hot lookups see.
+/// How many generated types `prepareContainer` registered last: the keys
+/// the rotating reads go through.
+private let registeredNestTypes = Mutex(0)
+
+/// Resets the live container and registers the service shapes, the
+/// request-path, class-bound request-path and async services, and
+/// generated types up to `tableSize` registrations in all: the table the
+/// hot lookups see.
 public func prepareContainer(tableSize: Int) {
     UnifiedRegistry.shared.enableOptimization()
     UnifiedDI.releaseAll()
@@ -56,7 +62,8 @@ public func prepareContainer(tableSize: Int) {
     registerRequestServices()
     registerObjectRequestServices()
     registerAsyncServices()
-    let extra = max(0, tableSize - 15)
+    let extra = max(0, tableSize - WeaveDI.Container.live.registrationCount)
+    registeredNestTypes.withLock { $0 = extra }
     let keys = makeNestKeys(count: extra)
     for (index, key) in keys.enumerated() {
         key.register(id: index)
@@ -71,7 +78,7 @@ private let freshKeyCount = 20_000
 public func weaveDIPaths(tableSize: Int) -> [BenchPath] {
     let consumers = Consumers()
     let live = WeaveDI.Container.live
-    let tableKeys = makeNestKeys(count: max(0, tableSize - 12))
+    let tableKeys = makeNestKeys(count: registeredNestTypes.withLock { $0 })
     var paths: [BenchPath] = requestPaths() + objectRequestPaths() + asyncPaths()
 
     for optimized in [true, false] {

@@ -139,6 +139,8 @@ public final class UnitOfWork: Sendable { public init() {} }
 public final class LazySingleton: Sendable { public init() {} }
 public final class WeakShared: Sendable { public init() {} }
 public final class TransientThing: Sendable { public init() {} }
+/// An eager singleton of a class, next to `BenchService`'s (an existential).
+public final class EagerShared: Sendable { public init() {} }
 
 /// `@Injected var` of a transient: a read that is never cached.
 public final class TransientReader: @unchecked Sendable {
@@ -161,6 +163,7 @@ public func registerRequestServices() {
     UnifiedDI.register(LazySingleton.self, scope: .singleton) { LazySingleton() }
     UnifiedDI.register(WeakShared.self, scope: .weak) { WeakShared() }
     UnifiedDI.register(TransientThing.self, scope: .transient) { TransientThing() }
+    _ = UnifiedDI.register(EagerShared.self) { EagerShared() }
     _ = UnifiedDI.resolve(LazySingleton.self)
     weakKeeper = UnifiedDI.resolve(WeakShared.self)
 }
@@ -203,6 +206,14 @@ public func requestPaths() -> [BenchPath] {
         BenchPath(
             id: "resolve.singleton.lazy", label: "UnifiedDI.resolve, lazy singleton (built)", group: "resolve",
             run: { n in for _ in 0..<n { consume(UnifiedDI.resolve(LazySingleton.self)) } }),
+        BenchPath(
+            id: "resolve.singleton.eager", label: "UnifiedDI.resolve, eager singleton of a class", group: "resolve",
+            run: { n in for _ in 0..<n { consume(UnifiedDI.resolve(EagerShared.self)) } }),
+        // The floor in the shape `UnifiedDI.resolve` returns: an Optional of
+        // the existential, which the caller destroys through the runtime.
+        BenchPath(
+            id: "floor.optional", label: "floor returned as an Optional", group: "resolve",
+            run: { n in for _ in 0..<n { consume(Floor.ownedOptional()) } }),
         BenchPath(
             id: "resolve.weak", label: "UnifiedDI.resolve, weak (instance alive)", group: "resolve",
             run: { n in for _ in 0..<n { consume(UnifiedDI.resolve(WeakShared.self)) } }),

@@ -43,6 +43,10 @@ public enum Floor {
     @inline(never)
     public static func owned() -> BenchService { service }
 
+    /// The same, returned as `UnifiedDI.resolve` returns it.
+    @inline(never)
+    public static func ownedOptional() -> BenchService? { service }
+
     /// Built at run time: a constant initialiser lets the compiler lay the
     /// instance out as a static, immortal object and drop its retains.
     @inline(never)

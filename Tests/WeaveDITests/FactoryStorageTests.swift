@@ -36,6 +36,15 @@ private final class WideReader: @unchecked Sendable {
 /// A class reference inside a small struct (cached in the box itself) and
 /// inside a wide one (cached in a heap copy).
 private struct SmallHolder: Sendable { let object: Counted }
+/// A class-bound existential (a reference and a witness table) and a
+/// plain one, beside a class: the holders destroy a lone class reference
+/// by releasing it, anything else through its type.
+private protocol CountedService: AnyObject, Sendable { var id: Int { get } }
+private protocol PlainService: Sendable { var id: Int { get } }
+private final class CountedImpl: CountedService, PlainService {
+    let id: Int
+    init(id: Int) { self.id = id }
+}
 private struct WideHolder: Sendable {
     let object: Counted
     var padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
@@ -134,6 +143,47 @@ final class FactoryStorageTests: DITestCase {
         }
         XCTAssertNil(wide, "the scope's wide instance outlived the scope")
         XCTAssertNil(small, "the scope's small instance outlived the scope")
+    }
+
+    /// Class instances, and class and plain existentials of one, in a
+    /// singleton's holder and in a request scope's: each released with its
+    /// holder, exactly once (an over-release would crash here or under ASan).
+    func testClassInstancesInHoldersAreReleasedWithThem() throws {
+        weak var singleton: Counted?
+        weak var classBound: CountedImpl?
+        weak var plain: CountedImpl?
+        do {
+            UnifiedDI.register(Counted.self, scope: .singleton) { Counted(id: 9) }
+            UnifiedDI.register((any CountedService).self, scope: .singleton) { CountedImpl(id: 10) }
+            UnifiedDI.register((any PlainService).self, scope: .singleton) { CountedImpl(id: 11) }
+            singleton = UnifiedDI.resolve(Counted.self)
+            classBound = UnifiedDI.resolve((any CountedService).self) as? CountedImpl
+            plain = UnifiedDI.resolve((any PlainService).self) as? CountedImpl
+            XCTAssertTrue(UnifiedDI.resolve(Counted.self) === singleton)
+            XCTAssertEqual(UnifiedDI.resolve((any CountedService).self)?.id, 10)
+            XCTAssertEqual(UnifiedDI.resolve((any PlainService).self)?.id, 11)
+        }
+        XCTAssertNotNil(singleton)
+        XCTAssertNotNil(classBound)
+        XCTAssertNotNil(plain)
+        UnifiedDI.releaseAll()
+        XCTAssertNil(singleton, "a singleton class instance outlived its registration")
+        XCTAssertNil(classBound, "a class-bound existential outlived its registration")
+        XCTAssertNil(plain, "a plain existential outlived its registration")
+
+        UnifiedDI.register(Counted.self, scope: .task) { Counted(id: 12) }
+        UnifiedDI.register((any CountedService).self, scope: .task) { CountedImpl(id: 13) }
+        weak var scoped: Counted?
+        weak var scopedService: CountedImpl?
+        try withTaskScope {
+            let first = try UnifiedDI.resolveThrowing(Counted.self)
+            XCTAssertTrue(try UnifiedDI.resolveThrowing(Counted.self) === first)
+            scoped = first
+            scopedService = try UnifiedDI.resolveThrowing((any CountedService).self) as? CountedImpl
+            XCTAssertEqual(scopedService?.id, 13)
+        }
+        XCTAssertNil(scoped, "a request scope's class instance outlived the scope")
+        XCTAssertNil(scopedService, "a request scope's class-bound existential outlived the scope")
     }
 
     /// A singleton first built inside an override scope belongs to that

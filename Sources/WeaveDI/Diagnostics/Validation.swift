@@ -345,7 +345,7 @@ final class ValidationRun {
     /// returns the copy's instance when it was built already.
     private func enter<T>(_ registration: ObjectIdentifier, _ type: T.Type, context: ResolutionContext) throws(DIError) -> T? {
         guard let node = nodes[registration] else { return nil }
-        let parent = context.keys.last.flatMap { nodes[$0] == nil ? nil : $0 }
+        let parent = (context.frames.last?.key).flatMap { nodes[$0] == nil ? nil : $0 }
         if let parent, edgeSet.insert([parent, registration]).inserted {
             edges.append((parent, registration))
         }
@@ -403,7 +403,7 @@ final class ValidationRun {
 
     private static func noteMissing(named name: String) {
         let context = ResolutionContext.current
-        guard let run = context.validation, let from = context.keys.last, run.nodes[from] != nil else { return }
+        guard let run = context.validation, let from = context.frames.last?.key, run.nodes[from] != nil else { return }
         if run.missingSet.insert("\(from)|\(name)").inserted {
             run.missing.append((from, name))
         }

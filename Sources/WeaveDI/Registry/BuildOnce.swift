@@ -92,6 +92,11 @@ class InstanceHolder: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var scopeKey: TypeKey = 0
     @exclusivity(unchecked) @usableFromInline var scopeNext: UnsafeRawPointer?
     @exclusivity(unchecked) @usableFromInline var scopeRegistration: AnyRegistryEntry?
+    /// Whether the instance in `storage` is one class reference, which
+    /// `destroyInstance` releases directly instead of opening `type` for
+    /// its value witnesses (a request scope destroys its instances on every
+    /// request). Written with the instance, before `state` publishes it.
+    @exclusivity(unchecked) @usableFromInline var holdsObject = false
 
     @usableFromInline init(type: Any.Type) {
         self.type = type
@@ -108,6 +113,23 @@ class InstanceHolder: @unchecked Sendable {
 
     @inlinable @inline(__always)
     var isPublished: Bool { state.load(ordering: .acquiring) == 1 }
+
+    /// Writes the instance into `storage`; between `beginPublishing` and
+    /// `endPublishing`.
+    @inlinable
+    func initializeInstance<T>(_ value: T) {
+        InlineValue.initialize(storageAddress, to: value)
+        holdsObject = T.self is AnyObject.Type
+    }
+
+    /// Destroys the published instance; from a holder's `deinit`.
+    final func destroyInstance() {
+        if holdsObject {
+            Unmanaged<AnyObject>.fromOpaque(storageAddress.load(as: UnsafeRawPointer.self)).release()
+        } else {
+            InlineValue.destroy(storageAddress, of: type)
+        }
+    }
 
     /// Whether the caller may write the instance: true for the first caller
     /// only. Another gets false once the first has finished writing, so it

@@ -27,7 +27,7 @@ enum InstanceBuilder {
         // instance for good: the captive dependency validate() reports.
         let parentKind = context.buildingKind
         if parentKind == .singleton && kind != .singleton && kind != .prebuilt {
-            DILog.captive(singleton: context.types.last, dependency: type, kind: kind)
+            DILog.captive(singleton: context.frames.last?.type, dependency: type, kind: kind)
         }
         context.push(registration: registration, type: type)
         context.buildingKind = kind

@@ -40,7 +40,7 @@ final class RegisteredInstance: InstanceHolder, @unchecked Sendable {
             Unmanaged<WeakBox>.fromOpaque(raw).release()
         }
         if isPublished {
-            InlineValue.destroy(storageAddress, of: type)
+            destroyInstance()
         }
     }
 
@@ -91,7 +91,7 @@ final class RegisteredInstance: InstanceHolder, @unchecked Sendable {
         guard beginPublishing() else {
             return (built(as: T.self).unsafelyUnwrapped, nil)
         }
-        InlineValue.initialize(storageAddress, to: value)
+        initializeInstance(value)
         builtOrder = BuildOrder.next()
         endPublishing()
         return (value, nil)

@@ -17,9 +17,17 @@ final class ResolutionContext {
     /// that never repeats a type (a factory building ever-new generic types).
     static let maximumDepth = 256
 
+    /// The registrations being built here and their types, outermost
+    /// first: one array, so a build pushes and pops once.
+    @usableFromInline struct Frame {
+        @usableFromInline let key: ObjectIdentifier
+        @usableFromInline let type: Any.Type
+    }
+
     // One thread owns this object: no dynamic exclusivity checks needed.
-    @exclusivity(unchecked) @usableFromInline private(set) var keys: [ObjectIdentifier] = []
-    @exclusivity(unchecked) @usableFromInline private(set) var types: [Any.Type] = []
+    @exclusivity(unchecked) @usableFromInline private(set) var frames: [Frame] = []
+    @usableFromInline var keys: [ObjectIdentifier] { frames.map(\.key) }
+    @usableFromInline var types: [Any.Type] { frames.map(\.type) }
     /// The first cycle met since the outermost factory started; every
     /// instance built while it is set was built on a missing dependency.
     @exclusivity(unchecked) @usableFromInline var cycle: String?
@@ -30,28 +38,26 @@ final class ResolutionContext {
     /// The `InjectedKey`s whose defaults are being evaluated, outermost first.
     @exclusivity(unchecked) var evaluatingDefaults: [(id: ObjectIdentifier, name: String)] = []
 
-    @usableFromInline var isEmpty: Bool { keys.isEmpty }
+    @usableFromInline var isEmpty: Bool { frames.isEmpty }
 
     /// Returns the cycle's chain when `registration` is already being built here.
     @usableFromInline func chainIfCycle(registration: ObjectIdentifier, type: Any.Type) -> String? {
-        if let start = keys.firstIndex(of: registration) {
-            return (types[start...].map(typeName) + [typeName(type)]).joined(separator: " -> ")
+        if let start = frames.firstIndex(where: { $0.key == registration }) {
+            return (frames[start...].map { typeName($0.type) } + [typeName(type)]).joined(separator: " -> ")
         }
-        if keys.count >= Self.maximumDepth {
-            return (types.map(typeName) + [typeName(type)]).joined(separator: " -> ")
+        if frames.count >= Self.maximumDepth {
+            return (frames.map { typeName($0.type) } + [typeName(type)]).joined(separator: " -> ")
                 + " (deeper than \(Self.maximumDepth))"
         }
         return nil
     }
 
     @usableFromInline func push(registration: ObjectIdentifier, type: Any.Type) {
-        keys.append(registration)
-        types.append(type)
+        frames.append(Frame(key: registration, type: type))
     }
 
     @usableFromInline func pop() {
-        keys.removeLast()
-        types.removeLast()
+        frames.removeLast()
     }
 
     /// This context (one per thread) as a slot's claim word: the object's

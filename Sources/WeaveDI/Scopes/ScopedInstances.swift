@@ -157,7 +157,7 @@ class ScopedInstances: @unchecked Sendable {
 final class ScopedInstance: InstanceHolder, @unchecked Sendable {
     deinit {
         if isPublished {
-            InlineValue.destroy(storageAddress, of: type)
+            destroyInstance()
         }
     }
 
@@ -179,7 +179,7 @@ final class ScopedInstance: InstanceHolder, @unchecked Sendable {
         guard beginPublishing() else {
             return InlineValue.read(storageAddress, as: T.self)
         }
-        InlineValue.initialize(storageAddress, to: built)
+        initializeInstance(built)
         endPublishing()
         return built
     }

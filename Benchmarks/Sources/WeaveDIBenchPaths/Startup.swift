@@ -40,6 +40,10 @@ public struct StartupRow: Sendable {
     /// and what is left of it after `releaseAll` (bytes per type).
     public let bytesPerType: Double
     public let bytesLeftAfterRelease: Double
+    /// The process's resident memory before the registrations and after
+    /// `releaseAll` (bytes), in the memory round.
+    public var residentBefore: Double = 0
+    public var residentAfter: Double = 0
 }
 
 public let weaveDIStartup = StartupContender(
@@ -161,10 +165,13 @@ public func runStartup(
         if trimming { trimHeap() }
         let after = residentBytes()
         let n = Double(size)
-        return StartupRow(
+        var row = StartupRow(
             contender: contender.name, count: size, register: Double(t1 - t0) / n,
             firstResolve: Double(t2 - t1) / n, secondResolve: Double(t3 - t2) / n,
             bytesPerType: (built - before) / n, bytesLeftAfterRelease: (after - before) / n)
+        row.residentBefore = before
+        row.residentAfter = after
+        return row
     }
     for contender in contenders {
         _ = measure(contender, warmUp)
@@ -200,7 +207,8 @@ public func runStartup(
         rows[index] = StartupRow(
             contender: row.contender, count: row.count, register: row.register, firstResolve: row.firstResolve,
             secondResolve: row.secondResolve, bytesPerType: memory.bytesPerType,
-            bytesLeftAfterRelease: memory.bytesLeftAfterRelease)
+            bytesLeftAfterRelease: memory.bytesLeftAfterRelease, residentBefore: memory.residentBefore,
+            residentAfter: memory.residentAfter)
     }
     return rows
 }

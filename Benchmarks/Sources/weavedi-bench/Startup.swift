@@ -33,9 +33,9 @@ func startupMain(_ arguments: [String]) -> Int32 {
     }
     let rows = runStartup(sizes: sizes, contenders: contenders, rounds: rounds, progress: log)
     print(
-        "| N | contender | register | first resolve | second resolve | register / dictionary | first / dictionary | bytes per type | bytes left after releaseAll |"
+        "| N | contender | register | first resolve | second resolve | register / dictionary | first / dictionary | bytes per type | bytes left after releaseAll | RSS before / after releaseAll (MB) |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for row in rows {
         let floor = rows.first { $0.count == row.count && $0.contender == lockedDictionaryStartup.name }
         let registerRatio = floor.map { fixed(row.register / $0.register, 1) + "x" } ?? "-"
@@ -43,7 +43,8 @@ func startupMain(_ arguments: [String]) -> Int32 {
         print(
             "| \(row.count) | \(row.contender) | \(fixed(row.register, 0)) | \(fixed(row.firstResolve, 0)) | "
                 + "\(fixed(row.secondResolve, 0)) | \(registerRatio) | \(firstRatio) | \(fixed(row.bytesPerType, 0)) | "
-                + "\(fixed(row.bytesLeftAfterRelease, 0)) |")
+                + "\(fixed(row.bytesLeftAfterRelease, 0)) | \(fixed(row.residentBefore / 1_048_576, 1)) / "
+                + "\(fixed(row.residentAfter / 1_048_576, 1)) |")
     }
     return 0
 }

@@ -207,8 +207,9 @@ func buildOnce<T>(
     #if WEAVE_STRESS_HOOKS
     BuildHooks.reached(.afterFirstLook, holder)
     #endif
-    let context = ResolutionContext.current
-    let me = context.claimWord
+    // The thread keeps its context alive; its address is the claim word.
+    let context = ResolutionContext.currentUnmanaged
+    let me = UInt(bitPattern: context.toOpaque())
     var claimed = holder.claim.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing).exchanged
     if !claimed {
         #if WEAVE_STRESS_HOOKS
@@ -235,9 +236,10 @@ func buildOnce<T>(
             if word & ~InstanceHolder.waitersFlag == me {
                 break  // this thread's own build, re-entered: build without publishing
             }
-            if let chain = monitor.deadlockChain(waiter: me, on: holder, waiterStack: context.types) {
+            let stack = context._withUnsafeGuaranteedRef { $0.types }
+            if let chain = monitor.deadlockChain(waiter: me, on: holder, waiterStack: stack) {
                 monitor.unlock()
-                if context.cycle == nil { context.cycle = chain }
+                context._withUnsafeGuaranteedRef { if $0.cycle == nil { $0.cycle = chain } }
                 throw .circularDependency(chain: chain)
             }
             // Flag the claim before waiting: the builder then takes the

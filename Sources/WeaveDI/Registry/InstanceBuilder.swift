@@ -13,36 +13,46 @@ enum InstanceBuilder {
         kind: AnyRegistryEntry.Kind,
         _ factory: () throws -> T
     ) throws(DIError) -> T {
-        let context = ResolutionContext.current
-        if let validation = context.validation {
+        // The thread keeps its context alive: read it without retaining it.
+        let context = ResolutionContext.currentUnmanaged
+        if context._withUnsafeGuaranteedRef({ $0.validation != nil }) {
             // Out of line: an `Optional<T>` here would cost unspecialised
             // callers (@Factory) a metadata lookup on every build.
-            return try validation.run(registration: registration, type: type, context: context, factory)
+            let context = context.takeUnretainedValue()
+            return try context.validation.unsafelyUnwrapped.run(
+                registration: registration, type: type, context: context, factory)
         }
-        if let chain = context.chainIfCycle(registration: registration, type: type) {
-            if context.cycle == nil { context.cycle = chain }
+        if let chain = context._withUnsafeGuaranteedRef({ $0.chainIfCycle(registration: registration, type: type) }) {
+            context._withUnsafeGuaranteedRef { if $0.cycle == nil { $0.cycle = chain } }
             throw .circularDependency(chain: chain)
         }
         // A singleton that builds a shorter-lived service keeps that one
         // instance for good: the captive dependency validate() reports.
-        let parentKind = context.buildingKind
+        let parentKind = context._withUnsafeGuaranteedRef { $0.buildingKind }
         if parentKind == .singleton && kind != .singleton && kind != .prebuilt {
-            DILog.captive(singleton: context.frames.last?.type, dependency: type, kind: kind)
+            DILog.captive(singleton: context._withUnsafeGuaranteedRef { $0.frames.last?.type }, dependency: type, kind: kind)
         }
-        context.push(registration: registration, type: type)
-        context.buildingKind = kind
+        context._withUnsafeGuaranteedRef {
+            $0.push(registration: registration, type: type)
+            $0.buildingKind = kind
+        }
         let value: T
         do {
             value = try factory()
         } catch {
-            context.pop()
-            context.buildingKind = parentKind
-            throw failure(error, type: type, context: context)
+            context._withUnsafeGuaranteedRef {
+                $0.pop()
+                $0.buildingKind = parentKind
+            }
+            throw failure(error, type: type, context: context.takeUnretainedValue())
         }
-        context.pop()
-        context.buildingKind = parentKind
-        if let chain = context.cycle {
-            if context.isEmpty { context.cycle = nil }
+        let cycle = context._withUnsafeGuaranteedRef {
+            $0.pop()
+            $0.buildingKind = parentKind
+            return $0.cycle
+        }
+        if let chain = cycle {
+            context._withUnsafeGuaranteedRef { if $0.isEmpty { $0.cycle = nil } }
             throw .circularDependency(chain: chain)
         }
         return value

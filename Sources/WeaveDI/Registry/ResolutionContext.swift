@@ -67,10 +67,18 @@ final class ResolutionContext {
     /// This thread's context. Read from a C thread-local; the pthread key
     /// only releases it when the thread exits.
     @usableFromInline static var current: ResolutionContext {
+        currentUnmanaged.takeUnretainedValue()
+    }
+
+    /// The same, not retained: the thread keeps its context alive, so code
+    /// running on it may use it through `_withUnsafeGuaranteedRef` and pay
+    /// no reference counting (every build reads it twice).
+    @inlinable @inline(__always)
+    static var currentUnmanaged: Unmanaged<ResolutionContext> {
         if let raw = weave_thread_context() {
-            return Unmanaged<ResolutionContext>.fromOpaque(raw).takeUnretainedValue()
+            return Unmanaged.fromOpaque(raw)
         }
-        return makeCurrent()
+        return Unmanaged.passUnretained(makeCurrent())
     }
 
     @usableFromInline @inline(never)

@@ -76,7 +76,7 @@ class ScopedInstances: @unchecked Sendable {
         var searchedUpTo: UnsafeRawPointer?
         while true {
             if let found = find(key, from: newest, to: searchedUpTo) {
-                return unsafeDowncast(found, to: Holder.self)
+                return Unmanaged<Holder>.fromOpaque(found).takeUnretainedValue()
             }
             let holder = make()
             holder.scopeKey = key
@@ -94,15 +94,20 @@ class ScopedInstances: @unchecked Sendable {
         }
     }
 
+    /// The holder of `key` between `newest` and `end`, as its list node.
+    /// The list keeps every node alive while the scope is: nodes are read
+    /// without retaining them.
     @inlinable
-    final func find(_ key: UInt, from newest: UnsafeRawPointer?, to end: UnsafeRawPointer? = nil) -> InstanceHolder? {
+    final func find(_ key: UInt, from newest: UnsafeRawPointer?, to end: UnsafeRawPointer? = nil) -> UnsafeRawPointer? {
         var node = newest
         while let raw = node, raw != end {
-            let holder = Unmanaged<InstanceHolder>.fromOpaque(raw).takeUnretainedValue()
-            if holder.scopeKey == key {
-                return holder
+            let (nodeKey, next) = Unmanaged<InstanceHolder>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+                ($0.scopeKey, $0.scopeNext)
             }
-            node = holder.scopeNext
+            if nodeKey == key {
+                return raw
+            }
+            node = next
         }
         return nil
     }
@@ -117,8 +122,14 @@ class ScopedInstances: @unchecked Sendable {
         while let current = scope {
             if let found = current.find(key, from: current.head.load(ordering: .acquiring)) {
                 if entry.kind == .weak {
-                    if let value = unsafeDowncast(found, to: RegisteredInstance.self).current(as: T.self) { return value }
-                } else if let value = unsafeDowncast(found, to: ScopedInstance.self).built(as: T.self) {
+                    if let value = Unmanaged<RegisteredInstance>.fromOpaque(found)._withUnsafeGuaranteedRef({
+                        $0.current(as: T.self)
+                    }) {
+                        return value
+                    }
+                } else if let value = Unmanaged<ScopedInstance>.fromOpaque(found)._withUnsafeGuaranteedRef({
+                    $0.built(as: T.self)
+                }) {
                     return value
                 }
             }

@@ -199,7 +199,7 @@ c_stress() {
         # An index growth that leaves slots behind: finds of slots published
         # before it must never miss (the finders of group slots).
         mutant grow-drops-slots weave_registry.c slot_table_grow \
-            'table->buckets[slot_table_bucket(table, slot)] = slot;' '(void)slot;' asan "$layer" \
+            'table->buckets\[slot_table_bucket(table, slot)\] = slot;' '(void)slot;' asan "$layer" \
             'find of a published slot returned NULL' WEAVE_STRESS_ONLY=slots ASAN_OPTIONS=detect_leaks=0
         # A plain read of a published node's value: readers against writers in
         # one concurrent round, stopping at the first report (and away from

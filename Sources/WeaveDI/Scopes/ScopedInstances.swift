@@ -65,30 +65,41 @@ class ScopedInstances: @unchecked Sendable {
     /// gets its own instance.
     @inlinable
     final func instance(for registration: AnyRegistryEntry) -> ScopedInstance {
-        holder(for: registration) { ScopedInstance(type: registration.type) }
+        unmanagedHolder(for: registration) { ScopedInstance(type: registration.type) }.takeUnretainedValue()
     }
 
     /// The holder of `registration` in this scope, made by `make` on first use.
     @inlinable
     final func holder<Holder: InstanceHolder>(for registration: AnyRegistryEntry, make: () -> Holder) -> Holder {
+        unmanagedHolder(for: registration, make: make).takeUnretainedValue()
+    }
+
+    /// The same, not retained: the scope keeps its holders while it lives,
+    /// so a caller that holds the scope may use it without retaining it.
+    @inlinable
+    final func unmanagedHolder<Holder: InstanceHolder>(
+        for registration: AnyRegistryEntry, make: () -> Holder
+    ) -> Unmanaged<Holder> {
         let key = UInt(bitPattern: ObjectIdentifier(registration))
         var newest = head.load(ordering: .acquiring)
         var searchedUpTo: UnsafeRawPointer?
         while true {
             if let found = find(key, from: newest, to: searchedUpTo) {
-                return Unmanaged<Holder>.fromOpaque(found).takeUnretainedValue()
+                return Unmanaged<Holder>.fromOpaque(found)
             }
-            let holder = make()
-            holder.scopeKey = key
-            holder.scopeRegistration = registration
-            holder.scopeNext = newest
-            let raw = UnsafeRawPointer(Unmanaged.passRetained(holder).toOpaque())
+            let holder = Unmanaged.passRetained(make())
+            holder._withUnsafeGuaranteedRef {
+                $0.scopeKey = key
+                $0.scopeRegistration = registration
+                $0.scopeNext = newest
+            }
+            let raw = UnsafeRawPointer(holder.toOpaque())
             let (pushed, found) = head.compareExchange(
                 expected: newest, desired: raw, ordering: .acquiringAndReleasing)
             if pushed {
                 return holder
             }
-            Unmanaged<InstanceHolder>.fromOpaque(raw).release()
+            holder.release()
             searchedUpTo = newest
             newest = found
         }
@@ -211,7 +222,26 @@ enum TaskScope {
             DILog.scopeLeak(T.self)
             throw .noActiveScope(type: typeName(T.self))
         }
-        return try scope.instance(for: entry).getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }
+        // The scope keeps the holder, and is held here.
+        let holder = scope.unmanagedHolder(for: entry) { ScopedInstance(type: entry.type) }
+        return try withExtendedLifetime(scope) { () throws(DIError) -> T in
+            try holder.withGuaranteedRef { (instance) throws(DIError) -> T in
+                try instance.getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }
+            }
+        }
+    }
+}
+
+extension Unmanaged {
+    /// `_withUnsafeGuaranteedRef` for a body that throws `DIError` (the
+    /// standard one rethrows untyped errors).
+    @inlinable @inline(__always)
+    func withGuaranteedRef<Result>(_ body: (Instance) throws(DIError) -> Result) throws(DIError) -> Result {
+        do {
+            return try _withUnsafeGuaranteedRef(body)
+        } catch {
+            throw error as! DIError
+        }
     }
 }
 

@@ -75,7 +75,7 @@ class InstanceHolder: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var storage = InlineValue.zero
     @usableFromInline let type: Any.Type
     /// 0, or the claim word of the thread building the instance
-    /// (`ResolutionContext.claimWord`), with `waitersFlag` set once a
+    /// (`ResolutionContext.claimWord(of:)`), with `waitersFlag` set once a
     /// thread waits for it on the monitor.
     @usableFromInline let claim = PlatformAtomic<UInt>(0)
     @usableFromInline static let waitersFlag: UInt = 1
@@ -207,9 +207,9 @@ func buildOnce<T>(
     #if WEAVE_STRESS_HOOKS
     BuildHooks.reached(.afterFirstLook, holder)
     #endif
-    // The thread keeps its context alive; its address is the claim word.
+    // The thread keeps its context alive: read it without retaining it.
     let context = ResolutionContext.currentUnmanaged
-    let me = UInt(bitPattern: context.toOpaque())
+    let me = ResolutionContext.claimWord(of: context)
     var claimed = holder.claim.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing).exchanged
     if !claimed {
         #if WEAVE_STRESS_HOOKS

@@ -26,7 +26,6 @@ final class ResolutionContext {
 
     // One thread owns this object: no dynamic exclusivity checks needed.
     @exclusivity(unchecked) @usableFromInline private(set) var frames: [Frame] = []
-    @usableFromInline var keys: [ObjectIdentifier] { frames.map(\.key) }
     @usableFromInline var types: [Any.Type] { frames.map(\.type) }
     /// The first cycle met since the outermost factory started; every
     /// instance built while it is set was built on a missing dependency.
@@ -62,7 +61,10 @@ final class ResolutionContext {
 
     /// This context (one per thread) as a slot's claim word: the object's
     /// address, whose low bit is free for `InstanceHolder.waitersFlag`.
-    @usableFromInline var claimWord: UInt { UInt(bitPattern: ObjectIdentifier(self)) }
+    @inlinable @inline(__always)
+    static func claimWord(of context: Unmanaged<ResolutionContext>) -> UInt {
+        UInt(bitPattern: context.toOpaque())
+    }
 
     /// This thread's context. Read from a C thread-local; the pthread key
     /// only releases it when the thread exits.

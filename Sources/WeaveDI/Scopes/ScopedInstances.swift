@@ -65,7 +65,13 @@ class ScopedInstances: @unchecked Sendable {
     /// gets its own instance.
     @inlinable
     final func instance(for registration: AnyRegistryEntry) -> ScopedInstance {
-        unmanagedHolder(for: registration) { ScopedInstance(type: registration.type) }.takeUnretainedValue()
+        unmanagedInstance(for: registration).takeUnretainedValue()
+    }
+
+    /// The same, not retained (`unmanagedHolder`).
+    @inlinable
+    final func unmanagedInstance(for registration: AnyRegistryEntry) -> Unmanaged<ScopedInstance> {
+        unmanagedHolder(for: registration) { ScopedInstance(type: registration.type) }
     }
 
     /// The holder of `registration` in this scope, made by `make` on first use.
@@ -223,7 +229,7 @@ enum TaskScope {
             throw .noActiveScope(type: typeName(T.self))
         }
         // The scope keeps the holder, and is held here.
-        let holder = scope.unmanagedHolder(for: entry) { ScopedInstance(type: entry.type) }
+        let holder = scope.unmanagedInstance(for: entry)
         return try withExtendedLifetime(scope) { () throws(DIError) -> T in
             try holder.withGuaranteedRef { (instance) throws(DIError) -> T in
                 try instance.getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }

@@ -81,6 +81,8 @@ let package = Package(
                 .define("_GNU_SOURCE"),
                 // Read by weave_ck.h: the system's ck, else portable_ck.h.
                 .define("WEAVE_SYSTEM_CK", .when(platforms: systemCKPlatforms, traits: systemCKTraits)),
+                // Aborts on a slot read left open or nested: debug builds only.
+                .define("WEAVE_CHECK_SECTIONS", .when(configuration: .debug)),
             ]
         ),
         .macro(

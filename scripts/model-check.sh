@@ -12,6 +12,10 @@
 #                   build: a safety run and a liveness run;
 #   slot_index.pml  the slot index's lock-free finds against publishes
 #                   that grow it: a safety run;
+#   slot_reads.pml  slot reads without a reader fence against a write
+#                   that runs membarrier before it scans them, on store
+#                   buffers (TSO); and the fenced form without membarrier:
+#                   safety runs;
 #   portable_epoch.pml  the grace periods of the epoch the registry uses
 #                   without a system Concurrency Kit (portable_ck.c):
 #                   reader sections against a writer's synchronize and a
@@ -142,6 +146,12 @@ check slot_cache MUTANT_PEEK_DURING_WRITE safety 'assertion violated \(v>=floor_
 check slot_index real safety pass
 check slot_index MUTANT_PUBLISH_FIRST safety 'assertion violated +!\(must\)' -DMUTANT_PUBLISH_FIRST
 check slot_index MUTANT_NO_COPY safety 'assertion violated +!\(must\)' -DMUTANT_NO_COPY
+check slot_reads real safety pass
+check slot_reads FENCED safety pass -DFENCED
+check slot_reads MUTANT_NO_MEMBARRIER safety 'assertion violated +!\(box_freed\)' -DMUTANT_NO_MEMBARRIER
+check slot_reads MUTANT_SCAN_FIRST safety 'assertion violated +!\(box_freed\)' -DMUTANT_SCAN_FIRST
+check slot_reads MUTANT_ADVANCE_LATE safety 'assertion violated +!\(box_freed\)' -DMUTANT_ADVANCE_LATE
+check slot_reads FENCED+NO_READER_FENCE safety 'assertion violated +!\(box_freed\)' -DFENCED -DMUTANT_NO_READER_FENCE
 check portable_epoch real safety pass
 check portable_epoch real liveness pass
 check portable_epoch MUTANT_NO_READER_FENCE safety 'assertion violated +!\(freed\[o\]\)' -DMUTANT_NO_READER_FENCE

@@ -193,6 +193,11 @@ c_stress() {
         # A write that frees without waiting for readers (record_thread_exit has a barrier of its own).
         mutant no-grace-period weave_registry.c finish_write 'grace_period(record);' '/* mutation */' asan "$layer" \
             'ERROR: AddressSanitizer: heap-use-after-free' ASAN_OPTIONS=detect_leaks=0:halt_on_error=1
+        # A write that frees stale boxes without waiting for slot reads (its
+        # ck grace period does not see them): a reader holding a box in its
+        # slot read (group slots) must see the write wait.
+        mutant no-slot-reader-wait weave_registry.c finish_write 'slot_readers_wait();' '/* mutation */' asan "$layer" \
+            'returned while a reader held a box in its section' WEAVE_STRESS_ONLY=slots ASAN_OPTIONS=detect_leaks=0
         # A peek that ignores writes in progress.
         mutant peek-during-write weave_registry.c weave_slot_peek '(current \& 0xffffffffu)' '(current \& 0xffff0000u)' \
             asan "$layer" 'served the box cached before a write' WEAVE_STRESS_ONLY=write_in_progress ASAN_OPTIONS=detect_leaks=0

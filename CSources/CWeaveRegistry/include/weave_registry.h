@@ -175,9 +175,13 @@ weave_slot_t *weave_slot_create(uintptr_t key);
  * meanwhile: callers then look again under the lock they create slots
  * under. */
 void weave_slot_publish(weave_slot_t *slot, void *owner);
-/* Enters a read section (always) and returns the cached box when it is
- * current, else NULL. Copy out of the box, then call weave_read_end. */
+/* Enters a slot read (always) and returns the cached box when it is
+ * current, else NULL. Copy out of the box, then call weave_slot_read_end
+ * (not weave_read_end). A slot read protects the box only: anything else
+ * reached through it is read in a section of its own. Slot reads never
+ * nest. */
 void *weave_slot_peek(weave_slot_t *slot);
+void weave_slot_read_end(void);
 /* Caches box (taking over one reference) when the generation is still
  * `generation` and no current box is cached; returns whether it did. On false
  * the caller keeps its reference. */
@@ -221,6 +225,10 @@ size_t weave_debug_pending(void);
  * WEAVE_EPOCH_RECORDS_MAX), and whether the calling thread owns one. */
 size_t weave_debug_epoch_records(void);
 bool weave_debug_thread_owns_record(void);
+/* Test support: whether slot reads skip their fence because writers run
+ * membarrier (Linux; off with WEAVE_SLOT_READ_FENCE set in the
+ * environment). */
+bool weave_debug_slot_reads_fenceless(void);
 
 #ifdef __cplusplus
 }

@@ -838,7 +838,7 @@ static void fixture_make(struct slot_fixture *f) {
     f->slot = weave_slot_create(SLOT_KEY(n));
     CHECK(f->slot != NULL, "slot create");
     CHECK(weave_slot_peek(f->slot) == NULL, "a new slot caches nothing");
-    weave_read_end();
+    weave_slot_read_end();
     uint64_t generation = weave_generation();
     test_obj *read = weave_registry_get(f->registry, f->key);
     CHECK(read == f->value, "fixture read");
@@ -847,7 +847,7 @@ static void fixture_make(struct slot_fixture *f) {
     CHECK(weave_slot_install(f->slot, generation, box), "fixture install");
     test_obj *peeked = weave_slot_peek(f->slot);
     CHECK(peeked == box, "the installed box is served");
-    weave_read_end();
+    weave_slot_read_end();
     CHECK(refs_of(f->value) == 2, "value held by the registry and the box");
 }
 
@@ -901,7 +901,7 @@ static void check_after_write(enum write_kind kind, struct slot_fixture *f, bool
               "%s: the registered value lost its registry reference", name);
     }
     CHECK(weave_slot_peek(f->slot) == NULL, "%s: peek serves a box after a write", name);
-    weave_read_end();
+    weave_slot_read_end();
 }
 
 struct blocked_write {
@@ -1024,7 +1024,7 @@ static void group_slots(void) {
     test_obj *v = obj_new(key, 1);
     weave_registry_set(r, key, v);
     CHECK(weave_slot_peek(sa) == NULL, "peek of an empty slot");
-    weave_read_end();
+    weave_slot_read_end();
     uint64_t g = weave_generation();
     test_obj *box = box_new(key, g, weave_registry_get(r, key));
     uint64_t box_id = box->id;
@@ -1032,16 +1032,16 @@ static void group_slots(void) {
     CHECK(!weave_slot_install(sa, g - 1, box), "install with a past generation");
     CHECK(refs_of(box) == 1, "a refused install keeps the caller's reference");
     CHECK(weave_slot_peek(sa) == NULL, "nothing cached after refused installs");
-    weave_read_end();
+    weave_slot_read_end();
     CHECK(weave_slot_install(sa, g, box), "install with the current generation");
     CHECK(weave_generation() == g, "install advanced the generation");
     CHECK(refs_of(box) == 1, "install took over the reference");
     CHECK(weave_slot_peek(sa) == box, "peek serves the installed box");
-    CHECK(weave_slot_peek(sa) == box, "nested peek");
-    weave_read_end();
-    weave_read_end();
+    weave_slot_read_end();
+    CHECK(weave_slot_peek(sa) == box, "a second peek serves it again");
+    weave_slot_read_end();
     CHECK(weave_slot_peek(sb) == NULL, "another slot caches nothing");
-    weave_read_end();
+    weave_slot_read_end();
     test_obj *second = box_new(key, g, weave_registry_get(r, key));
     uint64_t second_id = second->id;
     CHECK(!weave_slot_install(sa, g, second), "install while a current box is cached");
@@ -1049,12 +1049,12 @@ static void group_slots(void) {
     obj_release_cb(second);
     CHECK(freed(second_id) && refs_of(v) == 2, "the refused box freed, its value reference too");
     CHECK(weave_slot_peek(sa) == box, "the first box is still served");
-    weave_read_end();
+    weave_slot_read_end();
     /* An address whose top bits the tag would clobber is never cached. */
     CHECK(!weave_slot_install(sb, g, (void *)((uintptr_t)1 << 62)),
           "install of an address with its top bits set");
     CHECK(weave_slot_peek(sb) == NULL, "nothing cached for that address");
-    weave_read_end();
+    weave_slot_read_end();
 
     /* Writes that change nothing a reader saw keep the box current. */
     test_obj *absent = obj_new(key + 16, 1);
@@ -1066,7 +1066,7 @@ static void group_slots(void) {
     obj_release_cb(refused);
     CHECK(weave_generation() == g, "put_if_absent advanced the generation");
     CHECK(weave_slot_peek(sa) == box, "put_if_absent made the box stale");
-    weave_read_end();
+    weave_slot_read_end();
     CHECK(!freed(box_id), "put_if_absent released the cached box");
 
     /* A write makes it stale: not served, released by the time it returns,
@@ -1077,7 +1077,7 @@ static void group_slots(void) {
     CHECK(freed(box_id), "remove: the stale box was released before remove returned");
     CHECK(freed(v_id), "remove: the value was released before remove returned");
     CHECK(weave_slot_peek(sa) == NULL, "peek after remove");
-    weave_read_end();
+    weave_slot_read_end();
     test_obj *late = box_new(key, g, NULL);
     CHECK(!weave_slot_install(sa, g, late), "install with the generation before the remove");
     obj_release_cb(late);
@@ -1119,7 +1119,7 @@ static void group_slots(void) {
             CHECK(obj_valid(inner) && inner->id == f.value_id && !freed(f.value_id),
                   "%s: the held box's value died inside the section", write_names[kind]);
         }
-        weave_read_end();
+        weave_slot_read_end();
         pthread_join(w.thread, NULL);
         check_after_write((enum write_kind)kind, &f, w.box_freed, w.value_freed);
         fixture_destroy((enum write_kind)kind, &f);
@@ -1139,7 +1139,7 @@ static void group_slots(void) {
               "generation_advance after a sweep that kept a current box returned without "
               "releasing that (now stale) box");
         CHECK(weave_slot_peek(f.slot) == NULL, "a stale box is never served");
-        weave_read_end();
+        weave_slot_read_end();
         uint64_t now = weave_generation();
         test_obj *fresh = box_new(f.key, now, weave_registry_get(f.registry, f.key));
         uint64_t fresh_id = fresh->id;
@@ -1164,7 +1164,7 @@ static void group_slots(void) {
         }
         CHECK(weave_generation() - start == (uint64_t)0x10000u << 16, "generation advanced by 2^16");
         CHECK(weave_slot_peek(f.slot) == NULL, "a box 2^16 generations old is served again");
-        weave_read_end();
+        weave_slot_read_end();
         CHECK(freed(f.box_id), "a box 2^16 generations old was never swept");
         fixture_destroy(WRITE_ADVANCE, &f);
     }
@@ -1445,11 +1445,11 @@ static void slot_read(const struct slot_target *t, struct slot_stats *stats, boo
                   "a peeked box (or its value) died inside its read section");
             stats->lingers++;
         }
-        weave_read_end();
+        weave_slot_read_end();
         stats->hits++;
         return;
     }
-    weave_read_end();
+    weave_slot_read_end();
     stats->misses++;
 
     /* The refresh: the generation first, then the read. */
@@ -1479,7 +1479,7 @@ static void slot_read(const struct slot_target *t, struct slot_stats *stats, boo
     if (again != NULL) {
         check_box("slot peek after install", t, again, h0, h1, published, stats);
     }
-    weave_read_end();
+    weave_slot_read_end();
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1631,7 +1631,8 @@ static void *reader_main(void *argument) {
                   (pick & 0xff0) == 0x20);
 
         /* The same reads through the peek API: no reference is taken, the
-         * values must stay valid until weave_read_end. Sections nest. */
+         * values must stay valid until weave_read_end (weave_slot_read_end
+         * for the slot). Sections nest; a slot read sits inside them. */
         {
             const struct slot_target *rt = &s->targets[1];
             uint64_t published = atomic_load_explicit(&s->replaced_published, memory_order_relaxed);
@@ -1659,7 +1660,8 @@ static void *reader_main(void *argument) {
                           (pb == NULL || (obj_valid(pb) && obj_valid(pb->hook_context))),
                       "peeked value died inside its read section");
             }
-            for (int i = 0; i < 5; i++) {
+            weave_slot_read_end();
+            for (int i = 0; i < 4; i++) {
                 weave_read_end();
             }
             reader->peeks++;
@@ -2334,7 +2336,7 @@ static void mid_write_reader(void) {
     CHECK(peeked == NULL,
           "%s: a slot served the box cached before a write while the write was in progress "
           "(a reader sees the new table, then the old value)", name);
-    weave_read_end();
+    weave_slot_read_end();
     uint64_t g = weave_generation();
     test_obj *box = box_new(f->key, g, direct);
     CHECK(!weave_slot_install(f->slot, g, box),
@@ -2579,7 +2581,7 @@ static void burst_work(struct burst *b, int index) {
         CHECK(obj_valid(box) && check_value("burst boxed value", box->hook_context, BURST_STABLE),
               "a peeked box died inside its section");
     }
-    weave_read_end();
+    weave_slot_read_end();
     weave_read_end();
     weave_read_end();
     weave_read_end();

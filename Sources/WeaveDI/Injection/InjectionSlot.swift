@@ -33,12 +33,12 @@ final class InjectionSlot<Value>: InjectionSlotHandle, @unchecked Sendable {
             if let raw = weave_slot_peek(handle) {
                 if !Unmanaged<SlotBox>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.holdsEntry }) {
                     let value = ValueBox.value(in: raw, as: Value.self)
-                    weave_read_end()
+                    weave_slot_read_end()
                     return value
                 }
                 return build(fromEntryIn: raw)
             }
-            weave_read_end()
+            weave_slot_read_end()
             return refresh()
         }
         return readUncached()
@@ -47,7 +47,7 @@ final class InjectionSlot<Value>: InjectionSlotHandle, @unchecked Sendable {
     /// A type slot's kept registration (transient, weak or `.task`): build
     /// from it here, specialised in the caller, instead of the generic
     /// resolution path, which looks up runtime metadata on every read.
-    /// Called inside the peek's read section; ends it.
+    /// Called inside the peek's slot read; ends it.
     @inlinable
     func build(fromEntryIn raw: UnsafeMutableRawPointer) -> Value {
         // Building runs user code: keep the registration past the section.
@@ -55,7 +55,7 @@ final class InjectionSlot<Value>: InjectionSlotHandle, @unchecked Sendable {
             let (entry, build) = Unmanaged<WrappedEntryBox<Value>>.fromOpaque(raw)._withUnsafeGuaranteedRef {
                 ($0.entry, $0.build)
             }
-            weave_read_end()
+            weave_slot_read_end()
             return build(entry)
         }
         do {

@@ -51,14 +51,14 @@ enum Resolver {
                 if answers {
                     if !holdsEntry {
                         let value = ValueBox.value(in: raw, as: T.self)
-                        weave_read_end()
+                        weave_slot_read_end()
                         return value
                     }
                     return try build(keptIn: raw, as: T.self)
                 }
                 // else `@Injected`'s own answer: a default, an unwrapped optional
             }
-            weave_read_end()
+            weave_slot_read_end()
             return try resolveLive(type, filling: slot)
         }
         var cacheable = false
@@ -212,17 +212,18 @@ enum Resolver {
     }
 
     /// Builds from the registration an `EntryBox` keeps in a type's slot,
-    /// specialised in the caller. Called inside the peek's read section;
-    /// ends it.
+    /// specialised in the caller. Called inside the peek's slot read; ends
+    /// it.
     @inlinable @inline(__always)
     static func build<T>(keptIn raw: UnsafeMutableRawPointer, as type: T.Type) throws(DIError) -> T {
         // Building runs user code: keep the registration past the section.
         let entry = Unmanaged<EntryBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.entry }.lazy
-        if entry.kind == .weak, let value = entry.instance.aliveWeak(as: T.self) {
-            weave_read_end()
+        weave_slot_read_end()
+        // A slot read protects its box only; the weak instance is read in a
+        // section of its own.
+        if entry.kind == .weak, let value = entry.instance.current(as: T.self) {
             return value
         }
-        weave_read_end()
         return try build(entry, as: T.self)
     }
 

@@ -150,7 +150,7 @@ check slot_reads real safety pass
 check slot_reads FENCED safety pass -DFENCED
 check slot_reads MUTANT_NO_MEMBARRIER safety 'assertion violated +!\(box_freed\)' -DMUTANT_NO_MEMBARRIER
 check slot_reads MUTANT_SCAN_FIRST safety 'assertion violated +!\(box_freed\)' -DMUTANT_SCAN_FIRST
-check slot_reads MUTANT_ADVANCE_LATE safety 'assertion violated +!\(box_freed\)' -DMUTANT_ADVANCE_LATE
+check slot_reads MUTANT_CHANGE_LATE safety 'assertion violated +!\(box_freed\)' -DMUTANT_CHANGE_LATE
 check slot_reads FENCED+NO_READER_FENCE safety 'assertion violated +!\(box_freed\)' -DFENCED -DMUTANT_NO_READER_FENCE
 check portable_epoch real safety pass
 check portable_epoch real liveness pass

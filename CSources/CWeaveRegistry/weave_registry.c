@@ -141,8 +141,9 @@ static _Thread_local struct shared_record *thread_shared;
  * execute a full fence at some point of its program while the call runs
  * (liburcu's memb flavour, Linux 4.14+). A reader whose odd store came
  * before that point is seen odd and waited for until its sequence moves; a
- * reader whose store came after it loads, after it, the generation the
- * writer advanced before the call, so it serves no box the write retires.
+ * reader whose store came after it loads, after it, the slot words the
+ * writer cleared before the call (and the generation it advanced), so it
+ * finds no box the write frees.
  * IntegrationTests/Models/slot_reads.pml checks this on a TSO store buffer.
  *
  * Without the syscall (another kernel or OS, a seccomp filter, valgrind),
@@ -151,7 +152,9 @@ static _Thread_local struct shared_record *thread_shared;
  * grace period covers. Only slot boxes are protected this way: a slot read
  * touches nothing else the registry frees (a kept weak instance is read in
  * a ck section of its own, RegisteredInstance.current), and boxes are
- * released only by finish_write, after slot_readers_wait.
+ * released only by finish_write, after slot_readers_wait. A write that
+ * frees no box does not call it, so writes with nothing cached (startup
+ * registrations, docs/write-latency.md's) pay nothing for it.
  */
 struct slot_reader {
     uint64_t sequence; /* odd inside a slot read; written by its owner only */
@@ -654,9 +657,10 @@ static void grace_period(ck_epoch_record_t *record) {
 }
 
 /*
- * Waits until no slot read that began before this call can still serve a
- * box the caller retired: after the caller advanced the generation and took
- * the boxes to release, before it releases them.
+ * Waits until no slot read that began before this call can still hold a box
+ * the caller took out of its slot (or off the retire list): after the
+ * generation advanced and the boxes were unlinked, before they are
+ * released.
  */
 static void slot_readers_wait(void) {
     if (slot_reads_fenceless) {
@@ -710,7 +714,6 @@ static void finish_write(void **released, size_t count, bool force_sync) {
     }
     uint64_t current = ck_pr_load_64(&generation);
     grace_period(record);
-    slot_readers_wait();
     TSAN_ACQUIRE(&global_epoch);
     free_retired_blocks(blocks);
     /* Every box older than `current` goes, so a released instance cached
@@ -718,6 +721,12 @@ static void finish_write(void **released, size_t count, bool force_sync) {
     ck_pr_store_uint(&slots_dirty, 0);
     ck_pr_fence_memory();
     retired = sweep_slots(current, retired);
+    /* Boxes, now out of every slot, may still be in a slot read, which no
+     * ck section covers. Only a write that frees one pays for membarrier
+     * (microseconds in a VM, where each IPI exits to the host). */
+    if (retired != NULL) {
+        slot_readers_wait();
+    }
     for (size_t i = 0; i < count; i++) {
         if (released[i] != NULL) {
             value_release(released[i]);

@@ -9,9 +9,10 @@
  * its store buffer (FIFO) until drained, at any time; its loads read memory,
  * so until the odd store drains no other thread can see the read began.
  *
- * The writer advances the generation (a store through its own buffer),
+ * The writer advances the generation (a store through its own buffer) and
+ * sweeps the stale box out of the slot (a locked CAS: visible at once),
  * runs membarrier, then scans each reader's sequence and waits for an odd
- * one to move; then it sweeps the stale box out of the slot and frees it.
+ * one to move; then it frees the box.
  * membarrier makes every thread execute a full fence while it runs: as
  * every thread's loads read memory, that is every store buffer drained at
  * one instant.
@@ -24,7 +25,8 @@
  * membarrier. Mutants (each must be rejected):
  *   MUTANT_NO_MEMBARRIER  the fenceless reader, the writer without membarrier
  *   MUTANT_SCAN_FIRST     membarrier after the scan
- *   MUTANT_ADVANCE_LATE   the generation advanced after membarrier
+ *   MUTANT_CHANGE_LATE    the generation advanced and the box swept after
+ *                         membarrier
  *   FENCED with MUTANT_NO_READER_FENCE  the fenced form without its fence
  */
 #define READERS 2
@@ -105,21 +107,23 @@ inline wait_for(i, seen) {
 
 active proctype writer() {
     byte seen;
-#ifndef MUTANT_ADVANCE_LATE
+#ifndef MUTANT_CHANGE_LATE
     gen_pending = true;                 /* advance the generation */
+    box_present = false;                /* sweep: the box out of its slot (a CAS) */
 #endif
 #ifndef MUTANT_SCAN_FIRST
     membarrier();
 #endif
-#ifdef MUTANT_ADVANCE_LATE
+#ifdef MUTANT_CHANGE_LATE
     gen_pending = true;
+    box_present = false;
 #endif
     wait_for(0, seen);
     wait_for(1, seen);
 #ifdef MUTANT_SCAN_FIRST
     membarrier();
 #endif
-    atomic { box_present = false; box_freed = true } /* sweep and free */
+    box_freed = true                    /* release */
 }
 
 init {

@@ -146,15 +146,16 @@ static _Thread_local struct shared_record *thread_shared;
  * finds no box the write frees.
  * IntegrationTests/Models/slot_reads.pml checks this on a TSO store buffer.
  *
- * Without the syscall (another kernel or OS, a seccomp filter, valgrind),
- * the reader fences after its store instead, as ck does. Threads with no
- * owned record read slots in a shared ck section, which the writer's ck
- * grace period covers. Only slot boxes are protected this way: a slot read
- * touches nothing else the registry frees (a kept weak instance is read in
- * a ck section of its own, RegisteredInstance.current), and boxes are
- * released only by finish_write, after slot_readers_wait. A write that
- * frees no box does not call it, so writes with nothing cached (startup
- * registrations, docs/write-latency.md's) pay nothing for it.
+ * Without the syscall (another kernel or OS, a seccomp filter), or with
+ * WEAVE_SLOT_READ_FENCE set, the reader fences after its store, as ck does
+ * (valgrind passes the call through: callgrind counts the fenceless form).
+ * Threads with no owned record read slots in a shared ck section, which the
+ * writer's ck grace period covers. Only slot boxes are protected this way:
+ * a slot read touches nothing else the registry frees (a kept weak instance
+ * is read in a ck section of its own, RegisteredInstance.current), and
+ * boxes are released only by finish_write, after slot_readers_wait. A write
+ * that frees no box does not call it, so writes with nothing cached
+ * (startup registrations, docs/write-latency.md's) pay nothing for it.
  */
 struct slot_reader {
     uint64_t sequence; /* odd inside a slot read; written by its owner only */

@@ -31,7 +31,16 @@ final class InjectionSlot<Value>: InjectionSlotHandle, @unchecked Sendable {
     func value() -> Value {
         if InjectionScopes.sharedCacheUsable {
             if let raw = weave_slot_peek(handle) {
-                if !Unmanaged<SlotBox>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.holdsEntry }) {
+                let (holdsEntry, holdsUnwrapped) = Unmanaged<SlotBox>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+                    ($0.holdsEntry, $0.holdsUnwrapped)
+                }
+                if !holdsEntry {
+                    // A constant in code specialised for `Value`.
+                    if let optional = Value.self as? any OptionalResolvable.Type, holdsUnwrapped {
+                        let value = optional.someValue(inBox: raw, as: Value.self)
+                        weave_slot_read_end()
+                        return value
+                    }
                     let value = ValueBox.value(in: raw, as: Value.self)
                     weave_slot_read_end()
                     return value
@@ -75,7 +84,14 @@ final class InjectionSlot<Value>: InjectionSlotHandle, @unchecked Sendable {
             // Only a value of `Value`'s own registration answers
             // `UnifiedDI.resolve` too; a key default, or the unwrapped
             // registration of a `T?` property, answers this route only.
-            box = ValueBox(value, answersResolve: record.registeredType == ObjectIdentifier(Value.self))
+            let answersResolve = record.registeredType == ObjectIdentifier(Value.self)
+            if !answersResolve, let optional = Value.self as? any OptionalResolvable.Type,
+                let unwrapped = optional.unwrappedBox(of: value)
+            {
+                box = unwrapped
+            } else {
+                box = ValueBox(value, answersResolve: answersResolve)
+            }
         } else if let entry = record.entry, entry.kind != .prebuilt {
             // A lazy registration, as `build(fromEntryIn:)` expects: of the
             // value's own type, or of the wrapped type of a `T?` property.
@@ -140,10 +156,17 @@ class SlotBox {
     /// for what only `@Injected` may see (a key's or key path's read, a key
     /// default found by type, a `T?` property's unwrapped registration).
     @usableFromInline let answersResolve: Bool
+    /// A `ValueBox` in the slot of an `Optional<W>` value that holds the
+    /// `W` inside, which the slot reads as `.some` of it
+    /// (`OptionalResolvable.someValue`). Never a box that answers resolve:
+    /// that route reads the box as its own type.
+    @usableFromInline let holdsUnwrapped: Bool
 
-    @usableFromInline init(holdsEntry: Bool, answersResolve: Bool) {
+    @usableFromInline init(holdsEntry: Bool, answersResolve: Bool, holdsUnwrapped: Bool = false) {
+        precondition(!(holdsUnwrapped && answersResolve))
         self.holdsEntry = holdsEntry
         self.answersResolve = answersResolve
+        self.holdsUnwrapped = holdsUnwrapped
     }
 
     /// Caches this box in `slot` as read at `generation`. The slot keeps it
@@ -167,9 +190,9 @@ final class ValueBox: SlotBox {
     /// Written once, in `init`; read through `InlineValue` only.
     @exclusivity(unchecked) var storage = InlineValue.zero
 
-    @usableFromInline init<T>(_ value: T, answersResolve: Bool) {
+    @usableFromInline init<T>(_ value: T, answersResolve: Bool, holdsUnwrapped: Bool = false) {
         valueType = T.self
-        super.init(holdsEntry: false, answersResolve: answersResolve)
+        super.init(holdsEntry: false, answersResolve: answersResolve, holdsUnwrapped: holdsUnwrapped)
         InlineValue.initialize(value, in: self, storage: &storage)
     }
 

@@ -71,23 +71,44 @@ func readByType<Value>(_ type: Value.Type, record: ReadRecord?) -> Value {
     return found
 }
 
+@usableFromInline
 protocol OptionalResolvable {
     static func resolveWrapped(record: ReadRecord?) throws(DIError) -> Self
     static var wrappedType: Any.Type { get }
     /// Builds the wrapped type from its lazy registration, nil (logged) when
     /// that fails, as `readByType` does for an optional property.
     static var buildFromWrappedEntry: @Sendable (AnyRegistryEntry) -> Self { get }
+    /// The value of the `ValueBox` at `raw`, which holds the wrapped value
+    /// (`SlotBox.holdsUnwrapped`), as `.some` of it; `V` is `Self`. Copying
+    /// the wrapped value is the copy a non-optional read makes; copying an
+    /// `Optional` of an existential goes through the runtime's value
+    /// witnesses for `Optional`.
+    static func someValue<V>(inBox raw: UnsafeMutableRawPointer, as type: V.Type) -> V
+    /// A box of the wrapped value of `value` (a `Self`), or nil when it is nil.
+    static func unwrappedBox<V>(of value: V) -> ValueBox?
 }
 
 extension Optional: OptionalResolvable {
+    @usableFromInline
     static func resolveWrapped(record: ReadRecord?) throws(DIError) -> Self {
         try TypeResolution.resolve(Wrapped.self, record: record)
     }
 
-    static var wrappedType: Any.Type { Wrapped.self }
+    @usableFromInline static var wrappedType: Any.Type { Wrapped.self }
 
-    static var buildFromWrappedEntry: @Sendable (AnyRegistryEntry) -> Self {
+    @usableFromInline static var buildFromWrappedEntry: @Sendable (AnyRegistryEntry) -> Self {
         { entry in build(fromWrappedEntry: entry) }
+    }
+
+    @inlinable
+    static func someValue<V>(inBox raw: UnsafeMutableRawPointer, as type: V.Type) -> V {
+        unsafeBitCast(Self.some(ValueBox.value(in: raw, as: Wrapped.self)), to: V.self)
+    }
+
+    @usableFromInline
+    static func unwrappedBox<V>(of value: V) -> ValueBox? {
+        guard let wrapped = unsafeBitCast(value, to: Self.self) else { return nil }
+        return ValueBox(wrapped, answersResolve: false, holdsUnwrapped: true)
     }
 
     private static func build(fromWrappedEntry entry: AnyRegistryEntry) -> Self {

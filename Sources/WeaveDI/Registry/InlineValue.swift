@@ -10,7 +10,7 @@
 /// The objects that use it keep `Storage` at a fixed number of words into
 /// the object, after the two-word object header: four words in for
 /// `PrebuiltEntry` (after `AnyRegistryEntry`'s `kind` and `type`) and
-/// `ValueBox` (after `SlotBox`'s two flags and its own `valueType`), two
+/// `ValueBox` (after `SlotBox`'s three flags and its own `valueType`), two
 /// words in for `InstanceHolder`, which declares it first. Each checks its
 /// offset with a precondition when it is made, so a stored property added
 /// before `storage` stops the program instead of corrupting memory.

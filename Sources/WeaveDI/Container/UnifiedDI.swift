@@ -111,7 +111,13 @@ public enum UnifiedDI {
     /// - Returns: The instance, or nil.
     @inlinable
     public static func resolve<T: Sendable>(_ type: T.Type) -> T? {
-        try? resolveThrowing(type)
+        // Not `try? resolveThrowing(type)`: unwrapping the optional and
+        // wrapping it again costs an existential two more copies.
+        do {
+            return try Resolver.resolveLive(type, notingMiss: true)
+        } catch {
+            return nil
+        }
     }
 
     /// The instance registered for `type`, or `defaultValue` when

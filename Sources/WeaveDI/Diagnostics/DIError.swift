@@ -53,9 +53,16 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
     /// it to a `validate()` running on this thread.
     @usableFromInline
     static func missing<T>(_ type: T.Type) -> DIError {
+        noteMissing(type)
+        return .dependencyNotFound(type: typeName(type))
+    }
+
+    /// What a miss records however it is reported: the log line, and the
+    /// miss for a `validate()` run on this thread.
+    @usableFromInline @inline(never)
+    static func noteMissing<T>(_ type: T.Type) {
         DILog.miss(type)
         ValidationRun.noteMissing(type)
-        return .dependencyNotFound(type: typeName(type))
     }
 
     /// A message that names the type in full and says what to do.

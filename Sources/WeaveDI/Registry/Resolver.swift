@@ -40,8 +40,10 @@ enum Resolver {
     /// tag check and a copy; a kept lazy registration is built from without
     /// a table probe. A read inside a scope, or with optimization off, goes
     /// straight to the table.
+    /// With `notingMiss`, a miss is logged and reported to `validate()` as
+    /// `DIError.missing` does (for callers that return nil instead).
     @inlinable @inline(__always)
-    static func resolveLive<T>(_ type: T.Type) throws(DIError) -> T? {
+    static func resolveLive<T>(_ type: T.Type, notingMiss: Bool = false) throws(DIError) -> T? {
         if InjectionScopes.sharedCacheUsable {
             let slot = InjectionSlots.typeSlotHandle(for: T.self)
             if let raw = weave_slot_peek(slot) {
@@ -59,24 +61,39 @@ enum Resolver {
                 // else `@Injected`'s own answer: a default, an unwrapped optional
             }
             weave_slot_read_end()
-            return try resolveLive(type, filling: slot)
+            return try resolveLive(type, filling: slot, notingMiss: notingMiss)
         }
+        return try resolveLiveUncached(type, notingMiss: notingMiss)
+    }
+
+    /// A read inside a scope, or with optimization off.
+    @inlinable
+    static func resolveLiveUncached<T>(_ type: T.Type, notingMiss: Bool) throws(DIError) -> T? {
         var cacheable = false
-        return try resolve(type, key: typeKey(type), in: nil, cacheable: &cacheable)
+        let value = try resolve(type, key: typeKey(type), in: nil, cacheable: &cacheable)
+        if notingMiss && value == nil {
+            DIError.noteMissing(type)
+        }
+        return value
     }
 
     /// A slot miss: one table read, and what the slot may keep of it. The
     /// task is outside every overlay here, so the live container is the
     /// registry to read.
     @inlinable @inline(never)
-    static func resolveLive<T>(_ type: T.Type, filling slot: OpaquePointer) throws(DIError) -> T? {
+    static func resolveLive<T>(_ type: T.Type, filling slot: OpaquePointer, notingMiss: Bool) throws(DIError) -> T? {
         let generation = weave_generation()
         var cacheable = false
         var kept: LazyEntry?
         guard
             let value = try resolve(
                 type, key: typeKey(type), from: nil, keepingEntry: true, cacheable: &cacheable, kept: &kept)
-        else { return nil }
+        else {
+            if notingMiss {
+                DIError.noteMissing(type)
+            }
+            return nil
+        }
         // A `T?` slot is `@Injected var x: T?`'s, which answers with the
         // wrapped type's registration: a box of `Optional`'s own registration
         // would answer that route wrongly.

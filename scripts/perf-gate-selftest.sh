@@ -36,7 +36,7 @@ fi
 grep -E '^injected\.keypath@10 ' "$COPY/gate.out" >&2 || true
 
 FILE="$COPY/CSources/CWeaveRegistry/weave_registry.c"
-perl -0pi -e 's/(void \*weave_slot_peek\(weave_slot_t \*slot\) \{\n    \(void\)slot_read_begin\(\);\n)/$1    __asm__ volatile(".rept '"$NOPS"'\\n\\tnop\\n\\t.endr" ::: "memory");\n/' "$FILE"
+perl -0pi -e 's/(void \*weave_slot_peek\(weave_slot_t \*slot\) \{\n    slot_read_begin\(\);\n)/$1    __asm__ volatile(".rept '"$NOPS"'\\n\\tnop\\n\\t.endr" ::: "memory");\n/' "$FILE"
 grep -q '.rept '"$NOPS" "$FILE" || { echo "perf-gate-selftest: could not plant the regression (weave_slot_peek changed?)" >&2; exit 1; }
 echo "perf-gate-selftest: the copy with $NOPS instructions planted in weave_slot_peek" >&2
 if gate_on_copy; then

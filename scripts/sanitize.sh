@@ -4,7 +4,7 @@
 #      ASan+UBSan and under TSan, on ck (WEAVE_SYSTEM_CK) and on the portable
 #      layer the registry uses without a system ck
 #      (CSources/CWeaveRegistry/portable_ck.c), plus mutants that must fail:
-#      three of weave_registry.c on each, two of the portable layer;
+#      five of weave_registry.c on each, two of the portable layer;
 #   2. swift test --filter Stress (and the build-protocol tests and the
 #      inline-storage and key-catalog tests, see swift_stress) under ASan
 #      and TSan, twice: with the default traits

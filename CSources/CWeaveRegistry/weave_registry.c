@@ -360,13 +360,14 @@ bool weave_debug_slot_reads_fenceless(void) {
     return slot_reads_fenceless;
 }
 
-/* A slot read begins: NULL when it took a shared ck section instead. */
-static inline struct slot_reader *slot_read_begin(void) {
+/* A slot read begins, in this thread's own sequence or, for a thread
+   without an owned record, in a shared ck section. */
+static inline void slot_read_begin(void) {
     struct slot_reader *reader = thread_slot_reader;
     if (!CK_CC_LIKELY(reader != NULL)) {
         if (thread_shared != NULL || record_try_acquire() == NULL) {
             shared_section_begin();
-            return NULL;
+            return;
         }
         reader = thread_slot_reader;
     }
@@ -382,7 +383,6 @@ static inline struct slot_reader *slot_read_begin(void) {
     } else {
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
     }
-    return reader;
 }
 
 void weave_slot_read_end(void) {
@@ -1373,7 +1373,7 @@ weave_slot_t *weave_slot_create(uintptr_t key) {
 }
 
 void *weave_slot_peek(weave_slot_t *slot) {
-    (void)slot_read_begin();
+    slot_read_begin();
     uint64_t current = ck_pr_load_64(&generation);
     uintptr_t word = (uintptr_t)ck_pr_load_ptr(&slot->word);
     /* The tag and no write in progress, in one comparison. */

@@ -52,7 +52,7 @@ final class BuildWindowTests: DITestCase {
             return (builds, { UnifiedDI.resolve(WindowProbe.self) })
         case .task:
             let instances = ScopedInstances()
-            return (builds, { TaskScope.$current.withValue(instances) { UnifiedDI.resolve(WindowProbe.self) } })
+            return (builds, { TaskScope.binding.withValue(instances) { UnifiedDI.resolve(WindowProbe.self) } })
         }
     }
 

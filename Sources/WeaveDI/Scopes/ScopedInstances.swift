@@ -220,23 +220,49 @@ private enum ScopeOrder {
 /// The request scope of `withTaskScope`.
 @usableFromInline
 enum TaskScope {
-    @usableFromInline @TaskLocal static var current: ScopedInstances?
+    /// The task-local binding (what `@TaskLocal` would declare as `$current`,
+    /// declared here so that inlinable code may name it).
+    @usableFromInline static let binding = TaskLocal<ScopedInstances?>(wrappedValue: nil)
+
+    /// The task's scope, retained.
+    static var current: ScopedInstances? { binding.get() }
+
+    /// The task's scope, not retained: its binding keeps it alive while
+    /// the task runs inside `withTaskScope`, which it does for as long as
+    /// it can resolve. `current`'s getter copies the value out through
+    /// `TaskLocal.get`, unspecialised (the `Optional`'s value witnesses and
+    /// a retain and release); this reads the binding's storage in place
+    /// with the runtime call `TaskLocal.get` makes.
+    @inlinable @inline(__always)
+    static var currentUnretained: Unmanaged<ScopedInstances>? {
+        let key = UnsafeRawPointer(Unmanaged.passUnretained(binding).toOpaque())
+        guard let storage = weaveTaskLocalValueGet(key) else {
+            return nil
+        }
+        return storage.load(as: Unmanaged<ScopedInstances>?.self)
+    }
 
     @inlinable
     static func instance<T>(for entry: LazyEntry, as type: T.Type) throws(DIError) -> T {
-        guard let scope = current else {
+        guard let scope = currentUnretained else {
             DILog.scopeLeak(T.self)
             throw .noActiveScope(type: typeName(T.self))
         }
-        // The scope keeps the holder, and is held here.
-        let holder = scope.unmanagedInstance(for: entry)
-        return try withExtendedLifetime(scope) { () throws(DIError) -> T in
-            try holder.withGuaranteedRef { (instance) throws(DIError) -> T in
-                try instance.getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }
-            }
+        // The scope keeps the holder; the task's binding keeps the scope.
+        let holder = scope._withUnsafeGuaranteedRef { $0.unmanagedInstance(for: entry) }
+        return try holder.withGuaranteedRef { (instance) throws(DIError) -> T in
+            try instance.getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }
         }
     }
 }
+
+/// The Concurrency runtime's read of the current task's binding of a task
+/// local (the task's, or the thread's outside any task), keyed by the
+/// `TaskLocal` object: the address of the bound value, or nil when it is
+/// unbound. Exported by every Swift runtime since 5.5, as `TaskLocal.get`
+/// calls it.
+@usableFromInline @_silgen_name("swift_task_localValueGet")
+func weaveTaskLocalValueGet(_ key: UnsafeRawPointer) -> UnsafeMutableRawPointer?
 
 extension Unmanaged {
     /// `_withUnsafeGuaranteedRef` for a body that throws `DIError` (the
@@ -277,7 +303,7 @@ public func withTaskScope<R>(
     isolation: isolated (any Actor)? = #isolation,
     _ operation: () async throws -> R
 ) async rethrows -> R {
-    try await TaskScope.$current.withValue(ScopedInstances(), operation: operation, isolation: isolation)
+    try await TaskScope.binding.withValue(ScopedInstances(), operation: operation, isolation: isolation)
 }
 
 /// The synchronous form of `withTaskScope(isolation:_:)`: every
@@ -294,5 +320,5 @@ public func withTaskScope<R>(
 /// - Returns: What `operation` returns.
 /// - Throws: What `operation` throws.
 public func withTaskScope<R>(_ operation: () throws -> R) rethrows -> R {
-    try TaskScope.$current.withValue(ScopedInstances(), operation: operation)
+    try TaskScope.binding.withValue(ScopedInstances(), operation: operation)
 }

@@ -1,6 +1,7 @@
 import Synchronization
-import WeaveDI
 import XCTest
+
+@testable import WeaveDI
 
 final class TaskScopeTests: DITestCase {
     func testOneInstancePerScopeSharedByChildTasks() async {
@@ -87,6 +88,57 @@ final class TaskScopeTests: DITestCase {
             let replaced = UnifiedDI.resolve(RequestContext.self)
             XCTAssertEqual(replaced?.serial, 2)
             XCTAssertTrue(UnifiedDI.resolve(RequestContext.self) === replaced)
+        }
+    }
+
+    /// A `.task` build read through the type's slot takes no reference of
+    /// its own to the registration: the scope's holder, made inside the
+    /// slot read, holds it until the scope ends. So a registration released
+    /// mid-request, even by its own factory, lives as long as the scope
+    /// that built from it, and its factory's captures with it.
+    func testAScopeHoldsTheRegistrationsItBuiltFrom() {
+        for releasedByItsOwnFactory in [false, true] {
+            final class Capture: Sendable {
+                let freed: Counter
+                init(_ freed: Counter) { self.freed = freed }
+                deinit { freed.increment() }
+            }
+            let freed = Counter()
+            let builds = Counter()
+            nonisolated(unsafe) weak var registration: AnyRegistryEntry?
+            // Drops the table's reference, and before returning the slot
+            // box's; two more writes free whatever the release retired.
+            @Sendable func releaseEverywhere() {
+                UnifiedDI.release(RequestContext.self)
+                UnifiedDI.register(Int.self) { 0 }
+                UnifiedDI.release(Int.self)
+            }
+            do {
+                let capture = Capture(freed)
+                UnifiedDI.register(RequestContext.self, scope: .task) {
+                    if builds.increment() == 2 && releasedByItsOwnFactory {
+                        releaseEverywhere()
+                        XCTAssertNotNil(registration, "freed during its own build")
+                    }
+                    return RequestContext(serial: capture.freed.count)
+                }
+            }
+            // The first scope's resolve keeps the registration in the type's
+            // slot; the second builds from the slot.
+            withTaskScope { XCTAssertEqual(UnifiedDI.resolve(RequestContext.self)?.serial, 0) }
+            registration = Resolver.entry(RequestContext.self, in: nil)
+            XCTAssertNotNil(registration)
+            withTaskScope {
+                XCTAssertEqual(UnifiedDI.resolve(RequestContext.self)?.serial, 0)
+                if !releasedByItsOwnFactory {
+                    releaseEverywhere()
+                }
+                XCTAssertNotNil(registration, "the scope let go of a registration it built from")
+                XCTAssertEqual(freed.count, 0)
+            }
+            XCTAssertNil(registration, "the scope kept the registration after it ended")
+            XCTAssertEqual(freed.count, 1)
+            XCTAssertEqual(builds.count, 2)
         }
     }
 

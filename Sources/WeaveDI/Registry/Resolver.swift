@@ -233,8 +233,12 @@ enum Resolver {
     /// it.
     @inlinable @inline(__always)
     static func build<T>(keptIn raw: UnsafeMutableRawPointer, as type: T.Type) throws(DIError) -> T {
+        let kept = Unmanaged<EntryBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.entry) }
+        if kept._withUnsafeGuaranteedRef({ $0.kind }) == .task {
+            return try TaskScope.instance(keptIn: kept, as: T.self)
+        }
         // Building runs user code: keep the registration past the section.
-        let entry = Unmanaged<EntryBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.entry }.lazy
+        let entry = kept.takeUnretainedValue().lazy
         weave_slot_read_end()
         // A slot read protects its box only; the weak instance is read in a
         // section of its own.

@@ -242,6 +242,31 @@ enum TaskScope {
         return storage.load(as: Unmanaged<ScopedInstances>?.self)
     }
 
+    /// The `.task` instance of the registration a type slot's `EntryBox`
+    /// keeps, called inside the slot read that found the box; ends it. The
+    /// holder is found or made inside the read, while the box holds the
+    /// registration, and holds it from then on: the build needs no retain
+    /// of its own. Nothing here runs user code before the read ends.
+    @inlinable
+    static func instance<T>(keptIn entry: Unmanaged<AnyRegistryEntry>, as type: T.Type) throws(DIError) -> T {
+        guard let scope = currentUnretained else {
+            weave_slot_read_end()
+            DILog.scopeLeak(T.self)
+            throw .noActiveScope(type: typeName(T.self))
+        }
+        let holder = entry._withUnsafeGuaranteedRef { registration in
+            scope._withUnsafeGuaranteedRef { $0.unmanagedInstance(for: registration) }
+        }
+        weave_slot_read_end()
+        return try holder.withGuaranteedRef { (instance) throws(DIError) -> T in
+            try instance.getOrBuild { () throws(DIError) in
+                try entry.withGuaranteedRef { (registration) throws(DIError) -> T in
+                    try registration.lazy.produceFresh(as: T.self)
+                }
+            }
+        }
+    }
+
     @inlinable
     static func instance<T>(for entry: LazyEntry, as type: T.Type) throws(DIError) -> T {
         guard let scope = currentUnretained else {

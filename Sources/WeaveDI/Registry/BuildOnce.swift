@@ -191,14 +191,14 @@ class InstanceHolder: @unchecked Sendable {
 /// two threads building one holder at once is rare (a singleton's first
 /// resolve, a request's child tasks).
 ///
-/// `publish` returns the instance now published (the one built, or one
-/// published first) and a weak box it replaced, released here after a
-/// grace period.
+/// `publish` says whether it published the instance built (false when
+/// one was published first, which `current` then reads) and returns a weak
+/// box it replaced, released here after a grace period.
 @inlinable
 func buildOnce<T>(
     _ holder: InstanceHolder,
     current: () -> T?,
-    publish: (T) -> (T, UnsafeRawPointer?),
+    publish: (T) -> (mine: Bool, replaced: UnsafeRawPointer?),
     build: () throws(DIError) -> T
 ) throws(DIError) -> T {
     if let value = current() {
@@ -289,7 +289,7 @@ func buildOnce<T>(
     #if WEAVE_STRESS_HOOKS
     BuildHooks.reached(.beforePublish, holder)
     #endif
-    let (published, replaced) = publish(value)
+    let (mine, replaced) = publish(value)
     #if WEAVE_STRESS_HOOKS
     BuildHooks.reached(.afterPublish, holder)
     #endif
@@ -297,5 +297,7 @@ func buildOnce<T>(
     if let replaced {
         weave_defer_release(UnsafeMutableRawPointer(mutating: replaced))
     }
-    return published
+    // The value built, returned as it is (the holder stored a copy), unless
+    // `publish` refused it for one published first.
+    return mine ? value : current().unsafelyUnwrapped
 }

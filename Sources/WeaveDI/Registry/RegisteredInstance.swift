@@ -74,7 +74,7 @@ final class RegisteredInstance: InstanceHolder, @unchecked Sendable {
     /// threads ask at the same moment. The factory runs with no lock held.
     @inlinable
     func getOrBuild<T>(_ build: () throws(DIError) -> T) throws(DIError) -> T {
-        try buildOnce(self, current: { current(as: T.self) }, publish: publish, build: build)
+        try buildOnce(self, current: { current(as: T.self) }, publish: publishBuilt, build: build)
     }
 
     /// Publishes `value`, or, if an instance is published already, keeps
@@ -84,17 +84,25 @@ final class RegisteredInstance: InstanceHolder, @unchecked Sendable {
     /// after a grace period (a weak rebuild replaces the dead instance's box).
     @inlinable
     func publish<T>(_ value: T) -> (T, UnsafeRawPointer?) {
+        let (mine, replaced) = publishBuilt(value)
+        return (mine ? value : built(as: T.self).unsafelyUnwrapped, replaced)
+    }
+
+    /// The same, saying whether `value` is the instance now published
+    /// (`buildOnce` then returns the value it built, not a copy of it).
+    @inlinable
+    func publishBuilt<T>(_ value: T) -> (mine: Bool, replaced: UnsafeRawPointer?) {
         if holdsWeakly {
             let box = UnsafeRawPointer(Unmanaged.passRetained(WeakBox(value as AnyObject)).toOpaque())
-            return (value, weakBox.exchange(box, ordering: .acquiringAndReleasing))
+            return (true, weakBox.exchange(box, ordering: .acquiringAndReleasing))
         }
         guard beginPublishing() else {
-            return (built(as: T.self).unsafelyUnwrapped, nil)
+            return (false, nil)
         }
         initializeInstance(value)
         builtOrder = BuildOrder.next()
         endPublishing()
-        return (value, nil)
+        return (true, nil)
     }
 }
 

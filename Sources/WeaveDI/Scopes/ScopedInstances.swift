@@ -197,19 +197,25 @@ final class ScopedInstance: InstanceHolder, @unchecked Sendable {
 
     @inlinable
     func getOrBuild<T>(_ build: () throws(DIError) -> T) throws(DIError) -> T {
-        try buildOnce(self, current: { built(as: T.self) }, publish: { (publish($0), nil) }, build: build)
+        try buildOnce(self, current: { built(as: T.self) }, publish: { (publishBuilt($0), nil) }, build: build)
     }
 
     /// Publishes `built` unless an instance is published already; returns
     /// the instance now published.
     @inlinable
     func publish<T>(_ built: T) -> T {
+        publishBuilt(built) ? built : InlineValue.read(storageAddress, as: T.self)
+    }
+
+    /// The same, saying whether `built` is the instance now published.
+    @inlinable
+    func publishBuilt<T>(_ built: T) -> Bool {
         guard beginPublishing() else {
-            return InlineValue.read(storageAddress, as: T.self)
+            return false
         }
         initializeInstance(built)
         endPublishing()
-        return built
+        return true
     }
 }
 

@@ -399,6 +399,10 @@ bool ck_hs_put(ck_hs_t *hs, unsigned long hash, const void *key) {
     }
 }
 
+bool ck_hs_put_unique(ck_hs_t *hs, unsigned long hash, const void *key) {
+    return ck_hs_put(hs, hash, key);
+}
+
 void *ck_hs_remove(ck_hs_t *hs, unsigned long hash, const void *key) {
     struct ck_hs_map *map = writer_map(hs);
     bool found;

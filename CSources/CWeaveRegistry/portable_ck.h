@@ -262,6 +262,7 @@ typedef struct ck_hs_iterator {
 #define ck_hs_destroy weave_ck_hs_destroy
 #define ck_hs_get weave_ck_hs_get
 #define ck_hs_put weave_ck_hs_put
+#define ck_hs_put_unique weave_ck_hs_put_unique
 #define ck_hs_remove weave_ck_hs_remove
 #define ck_hs_gc weave_ck_hs_gc
 #define ck_hs_reset_size weave_ck_hs_reset_size
@@ -277,6 +278,8 @@ void *ck_hs_get(ck_hs_t *hs, unsigned long hash, const void *key);
 /* Inserts key when no equal object is present; false if one is, or if
  * growing failed. */
 bool ck_hs_put(ck_hs_t *hs, unsigned long hash, const void *key);
+/* For a key the caller knows is absent; here the same as ck_hs_put. */
+bool ck_hs_put_unique(ck_hs_t *hs, unsigned long hash, const void *key);
 void *ck_hs_remove(ck_hs_t *hs, unsigned long hash, const void *key);
 /* Always a full rebuild that drops the tombstones; cycles and seed are
  * accepted for ck's signature and ignored. */

@@ -12,7 +12,9 @@ import Darwin
 /// the TSan stress runs would prove nothing; pthread locks are intercepted.
 final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    // The mutex makes every access exclusive: the dynamic checks would only
+    // cost time (a registration reads the live container through one).
+    @exclusivity(unchecked) private var value: Value
 
     init(_ value: Value) {
         self.value = value

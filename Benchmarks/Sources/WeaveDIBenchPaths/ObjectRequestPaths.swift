@@ -144,22 +144,5 @@ public func objectRequestPaths() -> [BenchPath] {
                     }
                 }
             }),
-        // The shape a server runs: its handler is a task, which awaits the
-        // scope (the task-local binding is the task's, not the thread's).
-        BenchPath(
-            id: "taskscope.object.request.async",
-            label: "await withTaskScope in a task + 2 .task resolves + class-bound @Injected handler",
-            group: "request", costScale: 4,
-            run: { n in
-                runAsync {
-                    for _ in 0..<n {
-                        await withTaskScope {
-                            consume(UnifiedDI.resolve(RequestContext.self))
-                            consume(UnifiedDI.resolve(UnitOfWork.self))
-                            consume(KeyPathObjectHandler().handle())
-                        }
-                    }
-                }
-            }),
     ]
 }

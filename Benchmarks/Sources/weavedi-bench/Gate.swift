@@ -35,7 +35,6 @@ let gatedPaths: Set<String> = [
     "handler.injected.type", "handler.injected.optional", "resolve.transient3", "taskscope.request",
     "handler.object.hand", "handler.object.inject", "handler.object.injected.keypath", "handler.object.injected.keytype",
     "handler.object.injected.type", "handler.object.injected.optional", "taskscope.object.request",
-    "taskscope.object.request.async",
     "resolve.singleton.lazy", "resolve.weak", "resolve.transient", "injected.type.transient",
     "injected.optional.transient", "resolve.async.built",
     "elsewhere.override.injected", "elsewhere.override.resolve",

@@ -20,7 +20,8 @@
 #   3. mutants of the Swift build protocols that the forced-window tests
 #      must reject: buildOnce without its re-check after a claim won
 #      (BuildWindowTests), an async waiter without its look or its
-#      cancellation check under the lock (AsyncBuildWindowTests).
+#      cancellation check under the lock (AsyncBuildWindowTests), a scope's
+#      holder that does not keep its registration (TaskScopeTests).
 # The C test is compiled here with cc, not built as its SwiftPM target:
 # SwiftPM would link Debian's libck.so, which is not instrumented, so ck's
 # epoch and hash-set code would be invisible to the sanitizers. Here ck's own
@@ -291,6 +292,12 @@ swift_mutants() {
     swift_mutant async-no-cancel-check Sources/WeaveDI/AsyncServices/AsyncBuilds.swift \
         's/\n *if Task\.isCancelled \{\n *return \.resume\(\.failure\(CancellationError\(\)\)\)\n *\}//' \
         AsyncBuildWindowTests "an async waiter without its cancellation check under the lock"
+    # A scope's holder that does not hold its registration: a .task resolve
+    # through the type slot takes no reference of its own, so a registration
+    # released mid-request would be freed under the scope that built from it.
+    swift_mutant holder-drops-registration Sources/WeaveDI/Scopes/ScopedInstances.swift \
+        's/\$0\.scopeRegistration = registration/_ = registration/' \
+        TaskScopeTests "a scope's holder that does not keep its registration"
 }
 
 if [ "$RUN_C" -eq 1 ]; then c_stress; fi

@@ -11,6 +11,12 @@ private final class Built: Sendable {
 
 private final class RequestUnit: Sendable {}
 
+/// A `.task` instance that names the registration that built it.
+private final class Stamped: Sendable {
+    let registration: Int
+    init(registration: Int) { self.registration = registration }
+}
+
 /// Concurrent first resolves of one instance: the first thread claims the
 /// slot and builds, the others wait on the monitor (their flag makes the
 /// builder wake them). The factories are slow, so the waits really happen.
@@ -94,5 +100,49 @@ final class BuildClaimStressTests: DITestCase {
             XCTAssertEqual(Set(identities).count, 1, "round \(round): one scope's child tasks got different instances")
             XCTAssertEqual(builds.load(ordering: .relaxed) - before, 1, "round \(round)")
         }
+    }
+    /// `.task` resolves read through the type's slot take no reference of
+    /// their own to the registration (the scope's holder, made inside the
+    /// slot read, holds it) while a writer replaces and releases that
+    /// registration: no resolve may touch a freed registration or box
+    /// (ASan), race (TSan), or get another scope's instance; within one
+    /// scope, two resolves give one instance unless the registration changed
+    /// between them.
+    func testStressTaskResolvesWhileTheirRegistrationIsReplaced() {
+        let registrations = Atomic<Int>(0)
+        let stop = Atomic<Bool>(false)
+        @Sendable func register() {
+            let number = registrations.add(1, ordering: .relaxed).newValue
+            UnifiedDI.register(Stamped.self, scope: .task) { Stamped(registration: number) }
+        }
+        register()
+        let failures = Locked<[String]>([])
+        let done = DispatchGroup()
+        for reader in 0..<2 {
+            done.enter()
+            Thread {
+                var scopes = 0
+                while !stop.load(ordering: .relaxed) || scopes < 5_000 {
+                    withTaskScope {
+                        let first = UnifiedDI.resolve(Stamped.self)
+                        let second = UnifiedDI.resolve(Stamped.self)
+                        if let first, let second, first !== second, first.registration == second.registration {
+                            failures.withLock { $0.append("reader \(reader): two instances of one registration in a scope") }
+                        }
+                    }
+                    scopes += 1
+                }
+                done.leave()
+            }.start()
+        }
+        for round in 0..<4_000 {
+            if round % 7 == 0 {
+                UnifiedDI.release(Stamped.self)
+            }
+            register()
+        }
+        stop.store(true, ordering: .relaxed)
+        XCTAssertEqual(done.wait(timeout: .now() + 120), .success, "a reader hung")
+        XCTAssertEqual(failures.withLock { $0 }, [])
     }
 }

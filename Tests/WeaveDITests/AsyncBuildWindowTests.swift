@@ -75,7 +75,7 @@ final class AsyncBuildWindowTests: XCTestCase {
         let reached = Gate()
         let release = Gate()
         holdFirst(at: .afterFirstLook, reached: reached, release: release)
-        let outcome = Mutex<String?>(nil)
+        let outcome = Locked<String?>(nil)
         let a = Task {
             do {
                 _ = try await container.resolveAsyncThrowing(WindowService.self)

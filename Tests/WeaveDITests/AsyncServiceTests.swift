@@ -321,7 +321,7 @@ final class AsyncServiceTests: DITestCase {
     }
 
     func testStartBuildsEverySingletonDependenciesFirst() async throws {
-        let order = Mutex<[String]>([])
+        let order = Locked<[String]>([])
         let container = WeaveDI.Container()
         container.register(Pool.self, scope: .singleton) {
             try await Task.sleep(for: .milliseconds(20))

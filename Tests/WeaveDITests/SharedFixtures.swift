@@ -3,8 +3,9 @@
 
 import Synchronization
 import Testing
-import WeaveDI
 import XCTest
+
+@testable import WeaveDI
 
 protocol Service: Sendable {
     var id: Int { get }
@@ -120,8 +121,10 @@ func fatalErrorLine(_ result: ExitTest.Result?) -> String {
 }
 
 /// A one-shot signal a test opens and tasks await; any number may wait.
+/// Behind `Locked` (a pthread mutex), not `Mutex`: the sanitizer runs
+/// include its tests, and ThreadSanitizer on Linux does not see `Mutex`.
 final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     func wait() async {
         await withCheckedContinuation { continuation in

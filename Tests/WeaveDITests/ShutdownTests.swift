@@ -1,9 +1,10 @@
 import Synchronization
-import WeaveDI
 import XCTest
 
+@testable import WeaveDI
+
 private final class ShutdownLog: Sendable {
-    private let names = Mutex<[String]>([])
+    private let names = Locked<[String]>([])
     func append(_ name: String) { names.withLock { $0.append(name) } }
     var entries: [String] { names.withLock { $0 } }
 }

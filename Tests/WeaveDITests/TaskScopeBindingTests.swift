@@ -36,7 +36,8 @@ final class TaskScopeBindingTests: DITestCase {
             agreed.withLock { $0.append(TaskScope.currentUnretained == nil) }
         }
         thread.start()
-        while agreed.withLock({ $0.count }) < 4 { usleep(1_000) }
+        let deadline = Date().addingTimeInterval(30)
+        while agreed.withLock({ $0.count }) < 4 && Date() < deadline { usleep(1_000) }
         XCTAssertEqual(agreed.withLock { $0 }, [true, true, true, true])
     }
 

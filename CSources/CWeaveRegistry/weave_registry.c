@@ -693,6 +693,15 @@ static void slot_readers_wait(void) {
  * the slots and release all of it. Otherwise only poll for deferred table
  * memory.
  */
+/* Runs this record's deferred frees whose grace period has passed. Only
+ * its own can run: with none pending, ck's poll would scan every record for
+ * nothing (a fifth of a registration's cost). */
+static void poll_own_frees(ck_epoch_record_t *record) {
+    if (record != NULL && record->n_pending != 0) {
+        ck_epoch_poll(record);
+    }
+}
+
 static void finish_write(void **released, size_t count, bool force_sync) {
     ck_epoch_record_t *record = record_for_write();
     struct retired *retired = ck_pr_fas_ptr(&retire_head, NULL);
@@ -708,12 +717,7 @@ static void finish_write(void **released, size_t count, bool force_sync) {
     }
     if (!any_released && retired == NULL && blocks == NULL && !force_sync &&
         ck_pr_load_uint(&slots_dirty) == 0) {
-        /* Only this record's own deferred frees can run here: with none
-         * pending, ck's poll would scan every record for nothing (a fifth of
-         * a registration's cost). */
-        if (record != NULL && record->n_pending != 0) {
-            ck_epoch_poll(record);
-        }
+        poll_own_frees(record);
         return;
     }
     uint64_t current = ck_pr_load_64(&generation);
@@ -955,10 +959,10 @@ void *weave_registry_peek(weave_registry_t *registry, uintptr_t key) {
     return lookup(registry, key, true);
 }
 
-/* Inserts a new node for key; the write lock is held. */
-/* `absent`: the caller's ck_hs_get under the write lock found no node for
- * key, so the table need not probe for one again (ck_hs_put_unique). */
-static bool insert_node(weave_registry_t *registry, uintptr_t key, unsigned long hash, void *value, bool absent) {
+/* Inserts a new node for key; the write lock is held, and the caller's
+ * lookup under it found no node for key (values are never NULL), so the
+ * table need not probe for one again. */
+static bool insert_node(weave_registry_t *registry, uintptr_t key, unsigned long hash, void *value) {
     struct weave_node *node = malloc(sizeof(*node));
     if (node == NULL) {
         return false;
@@ -969,7 +973,7 @@ static bool insert_node(weave_registry_t *registry, uintptr_t key, unsigned long
     /* The node's fields must be visible before the node is. */
     ck_pr_fence_store();
     TSAN_RELEASE(node);
-    if (!(absent ? ck_hs_put_unique(&registry->table, hash, node) : ck_hs_put(&registry->table, hash, node))) {
+    if (!ck_hs_put_unique(&registry->table, hash, node)) {
         free(node);
         return false;
     }
@@ -988,7 +992,7 @@ bool weave_registry_set(weave_registry_t *registry, uintptr_t key, void *value) 
         previous = node->value;
         TSAN_RELEASE(node);
         ck_pr_store_ptr(&node->value, value);
-    } else if (!insert_node(registry, key, hash, value, true)) {
+    } else if (!insert_node(registry, key, hash, value)) {
         pthread_mutex_unlock(&registry->write_lock);
         finish_write(NULL, 0, write_complete());
         return false;
@@ -1006,15 +1010,12 @@ void *weave_registry_put_if_absent(weave_registry_t *registry, uintptr_t key, vo
     void *present = lookup_one(registry, key, hash);
     if (present != NULL) {
         value_retain(present);
-    } else if (!insert_node(registry, key, hash, value, false)) {
+    } else if (!insert_node(registry, key, hash, value)) {
         abort();
     }
     pthread_mutex_unlock(&registry->write_lock);
     if (present == NULL) {
-        ck_epoch_record_t *record = record_for_write();
-        if (record != NULL) {
-            ck_epoch_poll(record);
-        }
+        poll_own_frees(record_for_write());
     }
     return present;
 }

@@ -257,8 +257,7 @@ enum TaskScope {
     static func instance<T>(keptIn entry: Unmanaged<AnyRegistryEntry>, as type: T.Type) throws(DIError) -> T {
         guard let scope = currentUnretained else {
             weave_slot_read_end()
-            DILog.scopeLeak(T.self)
-            throw .noActiveScope(type: typeName(T.self))
+            throw noScope(T.self)
         }
         let holder = entry._withUnsafeGuaranteedRef { registration in
             scope._withUnsafeGuaranteedRef { $0.unmanagedInstance(for: registration) }
@@ -273,17 +272,26 @@ enum TaskScope {
         }
     }
 
+    /// The same from a registration the caller holds. Its build is not
+    /// shared with the one above through a helper: the one tried (the
+    /// registration passed unmanaged) cost two retains per request.
     @inlinable
     static func instance<T>(for entry: LazyEntry, as type: T.Type) throws(DIError) -> T {
         guard let scope = currentUnretained else {
-            DILog.scopeLeak(T.self)
-            throw .noActiveScope(type: typeName(T.self))
+            throw noScope(T.self)
         }
         // The scope keeps the holder; the task's binding keeps the scope.
         let holder = scope._withUnsafeGuaranteedRef { $0.unmanagedInstance(for: entry) }
         return try holder.withGuaranteedRef { (instance) throws(DIError) -> T in
             try instance.getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }
         }
+    }
+
+    /// A `.task` registration resolved outside every `withTaskScope`.
+    @usableFromInline @inline(never)
+    static func noScope<T>(_ type: T.Type) -> DIError {
+        DILog.scopeLeak(T.self)
+        return .noActiveScope(type: typeName(T.self))
     }
 }
 

@@ -403,6 +403,54 @@ bool ck_hs_put_unique(ck_hs_t *hs, unsigned long hash, const void *key) {
     return ck_hs_put(hs, hash, key);
 }
 
+bool ck_hs_apply(ck_hs_t *hs, unsigned long hash, const void *key, ck_hs_apply_fn_t *fn, void *closure) {
+    for (;;) {
+        struct ck_hs_map *map = writer_map(hs);
+        bool found;
+        long slot = writer_probe(hs, map, hash, key, &found);
+        const void *object = NULL;
+        bool reuses_tombstone = false;
+        if (found) {
+            object = atomic_load_explicit(&map->entries[slot], memory_order_relaxed);
+        } else {
+            reuses_tombstone =
+                slot >= 0 && atomic_load_explicit(&map->entries[slot], memory_order_relaxed) == HS_TOMBSTONE;
+            /* Grown before fn runs (as ck does), so an insert fn asks for
+             * cannot fail. */
+            if (!reuses_tombstone && (map->n_entries + map->tombstones + 1) * 2 > map->capacity) {
+                unsigned long capacity =
+                    (map->n_entries + 1) * 4 > map->capacity ? map->capacity * 2 : map->capacity;
+                if (!map_rebuild(hs, capacity)) {
+                    return false;
+                }
+                continue;
+            }
+            if (slot < 0) {
+                return false;
+            }
+        }
+        const void *delta = fn((void *)(uintptr_t)object, closure);
+        if (delta == object) {
+            return true;
+        }
+        if (delta == NULL) {
+            atomic_store_explicit(&map->entries[slot], HS_TOMBSTONE, memory_order_release);
+            map->n_entries--;
+            map->tombstones++;
+            return true;
+        }
+        /* Release: the object's own fields before a reader can reach it. */
+        atomic_store_explicit(&map->entries[slot], delta, memory_order_release);
+        if (!found) {
+            if (reuses_tombstone) {
+                map->tombstones--;
+            }
+            map->n_entries++;
+        }
+        return true;
+    }
+}
+
 void *ck_hs_remove(ck_hs_t *hs, unsigned long hash, const void *key) {
     struct ck_hs_map *map = writer_map(hs);
     bool found;

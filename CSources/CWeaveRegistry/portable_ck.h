@@ -232,6 +232,7 @@ static inline bool ck_epoch_end(ck_epoch_record_t *record, ck_epoch_section_t *s
 
 typedef unsigned long ck_hs_hash_cb_t(const void *, unsigned long);
 typedef bool ck_hs_compare_cb_t(const void *, const void *);
+typedef void *ck_hs_apply_fn_t(void *, void *);
 
 /* free's last argument: the memory may still be read by a reader, so it
  * must outlive a grace period (the registry defers it through the epoch). */
@@ -263,6 +264,7 @@ typedef struct ck_hs_iterator {
 #define ck_hs_get weave_ck_hs_get
 #define ck_hs_put weave_ck_hs_put
 #define ck_hs_put_unique weave_ck_hs_put_unique
+#define ck_hs_apply weave_ck_hs_apply
 #define ck_hs_remove weave_ck_hs_remove
 #define ck_hs_gc weave_ck_hs_gc
 #define ck_hs_reset_size weave_ck_hs_reset_size
@@ -280,6 +282,11 @@ void *ck_hs_get(ck_hs_t *hs, unsigned long hash, const void *key);
 bool ck_hs_put(ck_hs_t *hs, unsigned long hash, const void *key);
 /* For a key the caller knows is absent; here the same as ck_hs_put. */
 bool ck_hs_put_unique(ck_hs_t *hs, unsigned long hash, const void *key);
+/* One probe for key, then fn(the equal object or NULL, closure) decides:
+ * NULL removes the object (if any), the same object changes nothing, any
+ * other is stored in its place or inserted. False only if growing failed,
+ * before fn was called. */
+bool ck_hs_apply(ck_hs_t *hs, unsigned long hash, const void *key, ck_hs_apply_fn_t *fn, void *closure);
 void *ck_hs_remove(ck_hs_t *hs, unsigned long hash, const void *key);
 /* Always a full rebuild that drops the tombstones; cycles and seed are
  * accepted for ck's signature and ignored. */

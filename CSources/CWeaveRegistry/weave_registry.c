@@ -959,40 +959,57 @@ void *weave_registry_peek(weave_registry_t *registry, uintptr_t key) {
     return lookup(registry, key, true);
 }
 
-/* Inserts a new node for key; the write lock is held, and the caller's
- * lookup under it found no node for key (values are never NULL), so the
- * table need not probe for one again. */
-static bool insert_node(weave_registry_t *registry, uintptr_t key, unsigned long hash, void *value) {
-    struct weave_node *node = malloc(sizeof(*node));
-    if (node == NULL) {
-        return false;
+/* What one write asks of the table's single probe (ck_hs_apply, under the
+ * write lock): replace the value of key's node, or insert a node for it;
+ * put_if_absent leaves a present node alone and reports its value. */
+struct apply_write {
+    uintptr_t key;
+    void *value;
+    bool replaces;
+    void *previous; /* the node's value before the write, if it had one */
+    bool out_of_memory;
+};
+
+static void *apply_write(void *object, void *closure) {
+    struct apply_write *write = closure;
+    struct weave_node *node = object;
+    if (node != NULL) {
+        write->previous = node->value;
+        if (write->replaces) {
+            TSAN_RELEASE(node);
+            ck_pr_store_ptr(&node->value, write->value);
+        } else {
+            TSAN_ACQUIRE(node);
+        }
+        return node;
     }
-    node->key = key;
-    node->value = value;
+    node = malloc(sizeof(*node));
+    if (node == NULL) {
+        write->out_of_memory = true;
+        return NULL;
+    }
+    node->key = write->key;
+    node->value = write->value;
     node->unlinked_next = NULL;
     /* The node's fields must be visible before the node is. */
     ck_pr_fence_store();
     TSAN_RELEASE(node);
-    if (!ck_hs_put_unique(&registry->table, hash, node)) {
-        free(node);
-        return false;
-    }
-    return true;
+    return node;
+}
+
+/* False when memory is exhausted (nothing was written). */
+static bool apply_locked(weave_registry_t *registry, unsigned long hash, struct apply_write *write) {
+    struct weave_node probe = {.key = write->key};
+    return ck_hs_apply(&registry->table, hash, &probe, apply_write, write) && !write->out_of_memory;
 }
 
 bool weave_registry_set(weave_registry_t *registry, uintptr_t key, void *value) {
-    struct weave_node probe = {.key = key};
+    struct apply_write write = {.key = key, .value = value, .replaces = true};
     unsigned long hash = key_hash(key);
-    void *previous = NULL;
 
     pthread_mutex_lock(&registry->write_lock);
     write_begin();
-    struct weave_node *node = ck_hs_get(&registry->table, hash, &probe);
-    if (node != NULL) {
-        previous = node->value;
-        TSAN_RELEASE(node);
-        ck_pr_store_ptr(&node->value, value);
-    } else if (!insert_node(registry, key, hash, value)) {
+    if (!apply_locked(registry, hash, &write)) {
         pthread_mutex_unlock(&registry->write_lock);
         finish_write(NULL, 0, write_complete());
         return false;
@@ -1000,24 +1017,25 @@ bool weave_registry_set(weave_registry_t *registry, uintptr_t key, void *value) 
     MID_WRITE();
     pthread_mutex_unlock(&registry->write_lock);
     bool forced = write_complete();
-    finish_write(&previous, 1, forced);
+    finish_write(&write.previous, 1, forced);
     return true;
 }
 
 void *weave_registry_put_if_absent(weave_registry_t *registry, uintptr_t key, void *value) {
+    struct apply_write write = {.key = key, .value = value, .replaces = false};
     unsigned long hash = key_hash(key);
     pthread_mutex_lock(&registry->write_lock);
-    void *present = lookup_one(registry, key, hash);
-    if (present != NULL) {
-        value_retain(present);
-    } else if (!insert_node(registry, key, hash, value)) {
+    if (!apply_locked(registry, hash, &write)) {
         abort();
     }
+    if (write.previous != NULL) {
+        value_retain(write.previous);
+    }
     pthread_mutex_unlock(&registry->write_lock);
-    if (present == NULL) {
+    if (write.previous == NULL) {
         poll_own_frees(record_for_write());
     }
-    return present;
+    return write.previous;
 }
 
 static void *remove_locked(weave_registry_t *registry, uintptr_t key, void *expected, bool check) {

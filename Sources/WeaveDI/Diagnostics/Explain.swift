@@ -122,9 +122,11 @@ extension UnifiedDI {
 /// `explain`. Validations are rare; the graphs are small.
 enum LastValidation {
     /// Held weakly: a container's address may be reused by a new one after
-    /// it is gone, and the new one must not inherit its graph.
+    /// it is gone, and the new one must not inherit its graph. Through its
+    /// registry, which lives as long as it does: a weak reference to the
+    /// container would slow every retain of it (`KnownContainers` says why).
     private struct Recorded {
-        weak var container: DIContainer?
+        weak var registry: Registry?
         let graph: DependencyGraph
         let problems: [ValidationReport.Problem]
     }
@@ -132,15 +134,15 @@ enum LastValidation {
 
     static func record(_ report: ValidationReport, for container: DIContainer) {
         graphs.withLock { graphs in
-            graphs = graphs.filter { $0.value.container != nil }
+            graphs = graphs.filter { $0.value.registry != nil }
             graphs[ObjectIdentifier(container)] = Recorded(
-                container: container, graph: report.graph, problems: report.problems)
+                registry: container.registry, graph: report.graph, problems: report.problems)
         }
     }
 
     private static func recorded(for container: DIContainer) -> Recorded? {
         graphs.withLock { graphs in
-            guard let recorded = graphs[ObjectIdentifier(container)], recorded.container === container else { return nil }
+            guard let recorded = graphs[ObjectIdentifier(container)], recorded.registry === container.registry else { return nil }
             return recorded
         }
     }

@@ -66,7 +66,7 @@ enum NearMiss {
             }
         }
         for (other, relation) in KnownContainers.unreachable(from: container)
-        where other.registry.has(typeKey(asked)) {
+        where other.has(typeKey(asked)) {
             found.append(
                 (
                     0,
@@ -125,8 +125,8 @@ enum NearMiss {
     }
 
     /// `container`'s own registrations, not its parents'.
-    private static func registrations(inOnly container: DIContainer) -> [(Any.Type, String, AnyRegistryEntry)] {
-        container.registry.keyedEntries.map { ($0.entry.type, typeName($0.entry.type), $0.entry) }
+    private static func registrations(inOnly registry: Registry) -> [(Any.Type, String, AnyRegistryEntry)] {
+        registry.keyedEntries.map { ($0.entry.type, typeName($0.entry.type), $0.entry) }
     }
 
     private static func optionalReason(asked: Any.Type, registered: Any.Type) -> String? {
@@ -152,60 +152,74 @@ enum NearMiss {
     }
 }
 
-/// The containers that ever held a registration, held weakly: where the
-/// near-miss search looks for a type registered out of a resolve's reach.
-/// Noted once per container, at its first registration, so containers made
-/// and dropped without registrations cost nothing here.
+/// The containers that ever held a registration: where the near-miss search
+/// looks for a type registered out of a resolve's reach. Noted once per
+/// container, at its first registration, so containers made and dropped
+/// without registrations cost nothing here.
+///
+/// Each is held by a weak reference to its `Registry`, which lives exactly as
+/// long as the container, and never to the container itself: a weak
+/// reference gives its object a side table for good, and every retain and
+/// release of the live container (one each per registration) then takes the
+/// runtime's slow path.
 enum KnownContainers {
     private struct Known {
-        var containers: [ObjectIdentifier: WeakContainer] = [:]
+        var registries: [ObjectIdentifier: WeakRegistry] = [:]
         /// Dead entries are swept when the table has doubled since the last sweep.
         var sweepAt = 64
     }
 
-    private struct WeakContainer {
-        weak var container: DIContainer?
+    private struct WeakRegistry {
+        weak var registry: Registry?
     }
 
     private static let known = Locked(Known())
 
     static func note(_ container: DIContainer) {
-        let id = ObjectIdentifier(container)
+        let registry = container.registry
+        let id = ObjectIdentifier(registry)
         // The sweep's strong references are dropped after the lock: a
-        // container whose last reference went meanwhile deinits here, and
-        // its instances' deinits may register or describe a miss, which
-        // takes this lock again.
-        var alive: [DIContainer] = []
+        // registry whose last reference went meanwhile deinits here, and its
+        // instances' deinits may register or describe a miss, which takes
+        // this lock again.
+        var alive: [Registry] = []
         known.withLock { known in
-            // An address reused by a new container after the old one died
+            // An address reused by a new registry after the old one died
             // holds a dead entry: replaced.
-            if known.containers[id]?.container === container { return }
-            known.containers[id] = WeakContainer(container: container)
-            if known.containers.count >= known.sweepAt {
-                alive = known.containers.values.compactMap(\.container)
-                known.containers = known.containers.filter { $0.value.container != nil }
-                known.sweepAt = max(64, known.containers.count * 2)
+            if known.registries[id]?.registry === registry { return }
+            known.registries[id] = WeakRegistry(registry: registry)
+            if known.registries.count >= known.sweepAt {
+                alive = known.registries.values.compactMap(\.registry)
+                known.registries = known.registries.filter { $0.value.registry != nil }
+                known.sweepAt = max(64, known.registries.count * 2)
             }
         }
         withExtendedLifetime(alive) {}
     }
 
-    /// The live known containers a resolve from `container` does not read
-    /// (neither it nor a parent), each with how it relates to `container`.
-    static func unreachable(from container: DIContainer) -> [(DIContainer, String)] {
+    /// The registries of the live known containers a resolve from
+    /// `container` does not read (neither it nor a parent), each with how
+    /// its container relates to `container`.
+    static func unreachable(from container: DIContainer) -> [(Registry, String)] {
+        let asked = container.registry
         var chain: [ObjectIdentifier] = []
-        var current: DIContainer? = container
+        var current: Registry? = asked
         while let item = current {
             chain.append(ObjectIdentifier(item))
             current = item.parent
         }
         // Released after the lock, as in `note`.
-        let others = known.withLock { $0.containers.values.compactMap(\.container) }
-        return others.filter { !chain.contains(ObjectIdentifier($0)) }.map { ($0, relation(of: $0, to: container, chain: chain)) }
+        let others = known.withLock { $0.registries.values.compactMap(\.registry) }
+        let live = DIContainer.live.registry
+        return others.filter { !chain.contains(ObjectIdentifier($0)) }.map {
+            ($0, relation(of: $0, to: asked, live: live, chain: chain))
+        }
     }
 
-    private static func relation(of other: DIContainer, to asked: DIContainer, chain: [ObjectIdentifier]) -> String {
-        let askedName = asked === DIContainer.live ? "the live container" : "the container asked"
+    private static func relation(
+        of other: Registry, to asked: Registry, live: Registry, chain: [ObjectIdentifier]
+    ) -> String {
+        let askedName = asked === live ? "the live container" : "the container asked"
         var depth = 1
         var ancestor = other.parent
         while let item = ancestor {
@@ -213,7 +227,7 @@ enum KnownContainers {
                 return depth == 1 ? "a child of \(askedName)" : "a descendant of \(askedName) (\(depth) levels down)"
             }
             if chain.contains(ObjectIdentifier(item)) {
-                let shared = item === DIContainer.live ? "the live container" : "a parent of \(askedName)"
+                let shared = item === live ? "the live container" : "a parent of \(askedName)"
                 return "a sibling branch of \(askedName) (both descend from \(shared))"
             }
             depth += 1

@@ -120,18 +120,24 @@ enum Resolver {
     static func resolve<T>(
         _ type: T.Type, key: TypeKey, in registry: Registry?, cacheable: inout Bool
     ) throws(DIError) -> T? {
-        // One call of the body below (not one per branch): two inlined
-        // copies cost unspecialised callers a metadata lookup on every read.
-        var registry = registry
+        // `registry` goes to the body as it came: a copy of it in a local
+        // (to swap in the overlay's) cost a retain and a release per read.
         if registry == nil && !OverrideScopes.noneActive {
-            if !ContainerOverlays.noneActive {
-                registry = ContainerOverlays.currentRegistry()
-            }
-            // Counted here, off the shared cache: while the word is 0 this
-            // costs nothing more than the check above.
-            if weave_read_mode() & WEAVE_READ_MODE_COUNTING != 0 {
-                ResolveStatistics.count(T.self)
-            }
+            return try resolveInScopes(type, key: key, cacheable: &cacheable)
+        }
+        return try resolve(type, key: key, from: registry, cacheable: &cacheable)
+    }
+
+    /// A live read while an override scope or overlay is open somewhere:
+    /// the task's overlay, if it has one, is the registry to read. Not
+    /// inlined, so the body below is inlined once in the read above.
+    @inlinable @inline(never)
+    static func resolveInScopes<T>(_ type: T.Type, key: TypeKey, cacheable: inout Bool) throws(DIError) -> T? {
+        let registry = ContainerOverlays.noneActive ? nil : ContainerOverlays.currentRegistry()
+        // Counted here, off the shared cache: while the word is 0 this
+        // costs nothing more than the check above.
+        if weave_read_mode() & WEAVE_READ_MODE_COUNTING != 0 {
+            ResolveStatistics.count(T.self)
         }
         return try resolve(type, key: key, from: registry, cacheable: &cacheable)
     }

@@ -74,7 +74,9 @@ final class RegisteredInstance: InstanceHolder, @unchecked Sendable {
     /// threads ask at the same moment. The factory runs with no lock held.
     @inlinable
     func getOrBuild<T>(_ build: () throws(DIError) -> T) throws(DIError) -> T {
-        try buildOnce(self, current: { current(as: T.self) }, publish: publishBuilt, build: build)
+        // A closure, not the method itself: a method reference was a heap
+        // context on every build in unspecialised callers.
+        try buildOnce(self, current: { current(as: T.self) }, publish: { publishBuilt($0) }, build: build)
     }
 
     /// Publishes `value`, or, if an instance is published already, keeps

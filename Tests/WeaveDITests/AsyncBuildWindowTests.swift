@@ -137,7 +137,7 @@ final class AsyncBuildWindowTests: XCTestCase {
 
 extension WeaveDI.Container {
     fileprivate func holder<T>(of type: T.Type) -> InstanceHolder? {
-        Resolver.entry(type, in: registry).map { $0.lazy.instance }
+        Resolver.entry(type, in: registry).map { $0.lazy }
     }
 }
 

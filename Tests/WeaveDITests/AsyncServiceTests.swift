@@ -32,7 +32,7 @@ extension AsyncBuilds {
     /// The tasks waiting for the build of `container`'s registration of `type`.
     fileprivate static func waiterCount<T>(of container: WeaveDI.Container, _ type: T.Type) -> Int {
         guard let entry = Resolver.entry(type, in: container.registry) else { return 0 }
-        return waiterCount(of: entry.lazy.instance)
+        return waiterCount(of: entry.lazy)
     }
 }
 

@@ -379,7 +379,7 @@ extension Resolver {
             return try await AsyncBuilds.fresh(registration: registration, make: make)
         case .singleton, .weak:
             if !OverrideScopes.noneActive, let scope = InjectionScopes.keeper(of: entry) {
-                if let value = scope.existing(entry, as: T.self) ?? entry.instance.current(as: T.self) {
+                if let value = scope.existing(entry, as: T.self) ?? entry.current(as: T.self) {
                     return value
                 }
                 if entry.kind == .weak {
@@ -388,7 +388,7 @@ extension Resolver {
                 }
                 return try await scope.instance(for: entry).valueOfAsyncBuild(registration: registration, make: make)
             }
-            return try await entry.instance.valueOfAsyncBuild(registration: registration, make: make)
+            return try await entry.valueOfAsyncBuild(registration: registration, make: make)
         case .task:
             guard let scope = TaskScope.current else {
                 DILog.scopeLeak(T.self)

@@ -106,9 +106,12 @@ class InstanceHolder: @unchecked Sendable {
         precondition(storageAddress == withUnsafeMutablePointer(to: &storage) { UnsafeMutableRawPointer($0) })
     }
 
+    /// How many words into the object `storage` is.
+    @inlinable static var storageWord: Int { 2 }
+
     @inlinable @inline(__always)
-    var storageAddress: UnsafeMutableRawPointer {
-        InlineValue.address(in: Unmanaged.passUnretained(self).toOpaque(), atWord: 2)
+    final var storageAddress: UnsafeMutableRawPointer {
+        InlineValue.address(in: Unmanaged.passUnretained(self).toOpaque(), atWord: InstanceHolder.storageWord)
     }
 
     @inlinable @inline(__always)

@@ -9,9 +9,9 @@
 ///
 /// The objects that use it keep `Storage` at a fixed number of words into
 /// the object, after the two-word object header: four words in for
-/// `PrebuiltEntry` (after `AnyRegistryEntry`'s `kind` and `type`) and
 /// `ValueBox` (after `SlotBox`'s three flags and its own `valueType`), two
-/// words in for `InstanceHolder`, which declares it first. Each checks its
+/// words in for `InstanceHolder`, which declares it first (registry entries
+/// among them, `PrebuiltEntry`'s value included). Each checks its
 /// offset with a precondition when it is made, so a stored property added
 /// before `storage` stops the program instead of corrupting memory.
 @usableFromInline
@@ -38,11 +38,6 @@ enum InlineValue {
         let address = address(in: Unmanaged.passUnretained(object).toOpaque())
         precondition(address == withUnsafeMutablePointer(to: &storage) { UnsafeMutableRawPointer($0) })
         initialize(address, to: value)
-    }
-
-    /// A copy of the `type` value in the storage four words into `object`.
-    static func copy(in object: AnyObject, of type: Any.Type) -> Any {
-        copy(address(in: Unmanaged.passUnretained(object).toOpaque()), of: type)
     }
 
     /// Destroys the `type` value in the storage four words into `object`.

@@ -20,15 +20,20 @@ import Synchronization
 /// storage (`InlineValue`), written once, and read and written by generic
 /// methods that take its type (a generic struct view would cost
 /// unspecialised callers a metadata instantiation of its own).
+///
+/// Every registration is one (`AnyRegistryEntry` derives from it), so a lazy
+/// registration keeps its own instance: one allocation per registration
+/// fewer than a holder of its own, and one load fewer on a read. Its members
+/// are final: a subclass only adds what a registration is.
 @usableFromInline
-final class RegisteredInstance: InstanceHolder, @unchecked Sendable {
-    @usableFromInline let holdsWeakly: Bool
+class RegisteredInstance: InstanceHolder, @unchecked Sendable {
+    @usableFromInline final let holdsWeakly: Bool
     /// A retained `WeakBox`; read inside a read section only, since a
     /// rebuild replaces it and releases the old one after a grace period.
-    @usableFromInline let weakBox = PlatformAtomic<UnsafeRawPointer?>(nil)
+    @usableFromInline final let weakBox = PlatformAtomic<UnsafeRawPointer?>(nil)
     /// When the strong instance was built (`BuildOrder`), for shutdown
     /// order; written before `state` publishes the instance.
-    @exclusivity(unchecked) @usableFromInline var builtOrder: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline final var builtOrder: UInt64 = 0
 
     @usableFromInline init(type: Any.Type, weak: Bool) {
         self.holdsWeakly = weak
@@ -45,25 +50,25 @@ final class RegisteredInstance: InstanceHolder, @unchecked Sendable {
     }
 
     /// The built strong instance, untyped, for `shutdown()`.
-    var builtValue: Any? {
+    final var builtValue: Any? {
         isPublished ? InlineValue.copy(storageAddress, of: type) : nil
     }
 
     /// The built strong instance, if any, as the type the store was made for.
     @inlinable @inline(__always)
-    func built<T>(as type: T.Type) -> T? {
+    final func built<T>(as type: T.Type) -> T? {
         isPublished ? InlineValue.read(storageAddress, as: T.self) : nil
     }
 
     /// The weak instance while it is alive. Call inside a read section.
     @inlinable
-    func aliveWeak<T>(as type: T.Type) -> T? {
+    final func aliveWeak<T>(as type: T.Type) -> T? {
         guard let raw = weakBox.load(ordering: .acquiring) else { return nil }
         return Unmanaged<WeakBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.object } as? T
     }
 
     @inlinable
-    func current<T>(as type: T.Type) -> T? {
+    final func current<T>(as type: T.Type) -> T? {
         guard holdsWeakly else { return built(as: T.self) }
         weave_read_begin()
         defer { weave_read_end() }
@@ -73,7 +78,7 @@ final class RegisteredInstance: InstanceHolder, @unchecked Sendable {
     /// Returns the shared instance, building it exactly once even when many
     /// threads ask at the same moment. The factory runs with no lock held.
     @inlinable
-    func getOrBuild<T>(_ build: () throws(DIError) -> T) throws(DIError) -> T {
+    final func getOrBuild<T>(_ build: () throws(DIError) -> T) throws(DIError) -> T {
         // A closure, not the method itself: a method reference was a heap
         // context on every build in unspecialised callers.
         try buildOnce(self, current: { current(as: T.self) }, publish: { publishBuilt($0) }, build: build)
@@ -85,7 +90,7 @@ final class RegisteredInstance: InstanceHolder, @unchecked Sendable {
     /// instance now published, and the weak box this replaced, for release
     /// after a grace period (a weak rebuild replaces the dead instance's box).
     @inlinable
-    func publish<T>(_ value: T) -> (T, UnsafeRawPointer?) {
+    final func publish<T>(_ value: T) -> (T, UnsafeRawPointer?) {
         let (mine, replaced) = publishBuilt(value)
         return (mine ? value : built(as: T.self).unsafelyUnwrapped, replaced)
     }
@@ -93,7 +98,7 @@ final class RegisteredInstance: InstanceHolder, @unchecked Sendable {
     /// The same, saying whether `value` is the instance now published
     /// (`buildOnce` then returns the value it built, not a copy of it).
     @inlinable
-    func publishBuilt<T>(_ value: T) -> (mine: Bool, replaced: UnsafeRawPointer?) {
+    final func publishBuilt<T>(_ value: T) -> (mine: Bool, replaced: UnsafeRawPointer?) {
         if holdsWeakly {
             let box = UnsafeRawPointer(Unmanaged.passRetained(WeakBox(value as AnyObject)).toOpaque())
             return (true, weakBox.exchange(box, ordering: .acquiringAndReleasing))

@@ -1,21 +1,22 @@
 /// What the registry stores for one type. The entry under key
 /// `typeKey(T.self)` is always a `PrebuiltEntry` or a `LazyEntry` made for
-/// `T`, so a lookup needs no dynamic cast: `kind` says which. Stored
-/// properties added here move `PrebuiltEntry`'s inline storage
-/// (`InlineValue`): its precondition then stops every registration.
+/// `T`, so a lookup needs no dynamic cast: `kind` says which.
+///
+/// An entry is its own instance holder (`RegisteredInstance`): a lazy
+/// singleton or weak instance lives in the entry, and a prebuilt value in
+/// the same inline storage (`InstanceHolder.storage`, two words in).
 @usableFromInline
-class AnyRegistryEntry: @unchecked Sendable {
+class AnyRegistryEntry: RegisteredInstance, @unchecked Sendable {
     @usableFromInline
     enum Kind: UInt8 {
         case prebuilt, singleton, transient, weak, task
     }
 
     @usableFromInline let kind: Kind
-    @usableFromInline let type: Any.Type
 
     @usableFromInline init(type: Any.Type, kind: Kind) {
-        self.type = type
         self.kind = kind
+        super.init(type: type, weak: kind == .weak)
     }
 
     var scope: ProvideScope {
@@ -81,13 +82,13 @@ class AnyRegistryEntry: @unchecked Sendable {
 
 /// A value that is already there: an eager registration, an instance, or a
 /// key's default. Reading it is the whole hot path. Not generic
-/// (`InlineValue` says why): the value sits in `storage`, read with one load
-/// at a fixed offset from the entry, stored non-optionally because copying
-/// an `Optional` existential costs more.
+/// (`InlineValue` says why): the value sits in the holder's `storage`,
+/// written once in `init` and read with one load at a fixed offset from the
+/// entry, stored non-optionally because copying an `Optional` existential
+/// costs more. Its `state` stays 0: the holder's `deinit` leaves the value
+/// to this one's.
 @usableFromInline
 final class PrebuiltEntry: AnyRegistryEntry, @unchecked Sendable {
-    /// Written once, in `init`; read through `InlineValue` only.
-    @exclusivity(unchecked) @usableFromInline var storage = InlineValue.zero
     /// Kept for `@Factory`, which builds a new instance on every access:
     /// writes one as `LazyEntry.make` does.
     @usableFromInline let make: (@Sendable (UnsafeMutableRawPointer) throws -> Void)?
@@ -103,11 +104,11 @@ final class PrebuiltEntry: AnyRegistryEntry, @unchecked Sendable {
             make = nil
         }
         super.init(type: T.self, kind: .prebuilt)
-        InlineValue.initialize(value, in: self, storage: &storage)
+        InlineValue.initialize(storageAddress, to: value)
     }
 
     deinit {
-        InlineValue.destroy(in: self, of: type)
+        InlineValue.destroy(storageAddress, of: type)
     }
 
     /// The value, as the type it was registered with.
@@ -119,7 +120,7 @@ final class PrebuiltEntry: AnyRegistryEntry, @unchecked Sendable {
     /// The value of the entry at `raw`, as the type it was registered with.
     @inlinable @inline(__always)
     static func value<T>(in raw: UnsafeMutableRawPointer, as type: T.Type) -> T {
-        InlineValue.read(InlineValue.address(in: raw), as: T.self)
+        InlineValue.read(InlineValue.address(in: raw, atWord: InstanceHolder.storageWord), as: T.self)
     }
 
     override func validationClone() -> AnyRegistryEntry {
@@ -130,7 +131,7 @@ final class PrebuiltEntry: AnyRegistryEntry, @unchecked Sendable {
     }
 
     override var heldInstance: (order: UInt64, value: Any)? {
-        (order, InlineValue.copy(in: self, of: type))
+        (order, InlineValue.copy(storageAddress, of: type))
     }
 }
 
@@ -161,8 +162,6 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
     /// resolves and `start` (AsyncBuilds.swift); nil for a synchronous
     /// registration.
     @usableFromInline let makeAsync: (@Sendable (UnsafeMutableRawPointer) async throws -> Void)?
-    /// The singleton's or weak instance's storage; unused by other scopes.
-    @usableFromInline let instance: RegisteredInstance
 
     @inlinable
     convenience init<T>(scope: ProvideScope, factory: @escaping @Sendable () throws -> T) {
@@ -188,7 +187,6 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
     ) {
         self.make = make
         self.makeAsync = makeAsync
-        self.instance = RegisteredInstance(type: type, weak: scope == .weak)
         let kind: Kind
         switch scope {
         case .singleton: kind = .singleton
@@ -213,7 +211,7 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
 
     override var isAsync: Bool { makeAsync != nil }
 
-    override var startHolder: InstanceHolder? { instance }
+    override var startHolder: InstanceHolder? { self }
 
     override func buildForStart() async throws {
         try await _openExistential(type, do: startBuild)(self)
@@ -234,14 +232,14 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
         // holder's claim as any resolve's does, so it still runs once. The
         // flight's own link leaves the chain first: the synchronous build
         // names this registration itself.
-        _ = try await instance.valueOfAsyncBuild(registration: ObjectIdentifier(self)) {
+        _ = try await valueOfAsyncBuild(registration: ObjectIdentifier(self)) {
             try AsyncChain.$links.withValue(AsyncChain.links.dropLast()) { try Resolver.build(self, as: T.self) }
         }
     }
 
     override var heldInstance: (order: UInt64, value: Any)? {
-        guard kind == .singleton, let value = instance.builtValue else { return nil }
-        return (instance.builtOrder, value)
+        guard kind == .singleton, let value = builtValue else { return nil }
+        return (builtOrder, value)
     }
 
     /// Runs the factory under cycle detection; never holds a lock.

@@ -183,7 +183,7 @@ enum Resolver {
             // A task inside a scope asks its scope first (`build`): what the
             // scope built must not give way to a live instance built since.
             case .singleton:
-                if let value = Unmanaged<LazyEntry>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.instance.built(as: T.self) }),
+                if let value = Unmanaged<LazyEntry>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.built(as: T.self) }),
                     InjectionScopes.taskIsUnscoped
                 {
                     weave_read_end()
@@ -191,7 +191,7 @@ enum Resolver {
                     return value
                 }
             case .weak:
-                if let value = Unmanaged<LazyEntry>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.instance.aliveWeak(as: T.self) }),
+                if let value = Unmanaged<LazyEntry>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.aliveWeak(as: T.self) }),
                     InjectionScopes.taskIsUnscoped
                 {
                     if keepingEntry {
@@ -248,7 +248,7 @@ enum Resolver {
         weave_slot_read_end()
         // A slot read protects its box only; the weak instance is read in a
         // section of its own.
-        if entry.kind == .weak, let value = entry.instance.current(as: T.self) {
+        if entry.kind == .weak, let value = entry.current(as: T.self) {
             return value
         }
         return try build(entry, as: T.self)
@@ -267,14 +267,14 @@ enum Resolver {
             if !OverrideScopes.noneActive, let scope = InjectionScopes.keeper(of: entry) {
                 return try build(entry, as: T.self, keptBy: scope)
             }
-            let value = try entry.instance.getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }
+            let value = try entry.getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }
             cacheable = true
             return value
         case .weak:
             if !OverrideScopes.noneActive, let scope = InjectionScopes.keeper(of: entry) {
                 return try build(entry, as: T.self, keptBy: scope)
             }
-            return try entry.instance.getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }
+            return try entry.getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }
         case .task:
             return try TaskScope.instance(for: entry, as: T.self)
         case .transient, .prebuilt:
@@ -300,7 +300,7 @@ enum Resolver {
         if let value = scope.existing(entry, as: T.self) {
             return value
         }
-        if let value = entry.instance.current(as: T.self) {
+        if let value = entry.current(as: T.self) {
             return value
         }
         return try scope.buildOwn(entry, as: T.self)

@@ -28,6 +28,22 @@ public func registerAsyncServices() {
     }
 }
 
+/// Runs `body` as a detached task on the global concurrent executor, as a
+/// server runs a request, and waits for it on the calling thread.
+func runOnGlobalExecutor(_ body: @escaping @Sendable () async -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        await body()
+        done.signal()
+    }
+    done.wait()
+}
+
+/// An async call that returns without suspending: a request's own async
+/// work, at its cheapest.
+@inline(never)
+func requestWork() async {}
+
 /// Runs `body` as a task on the calling thread and returns when it is done:
 /// the synchronous harness's bridge, once per round. The task prefers
 /// `CallingThreadExecutor`, which runs its jobs on the thread that called

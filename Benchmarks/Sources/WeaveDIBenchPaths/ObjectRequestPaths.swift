@@ -144,5 +144,40 @@ public func objectRequestPaths() -> [BenchPath] {
                     }
                 }
             }),
+        // The shape a server runs: the request is a task on the global
+        // executor that awaits the scope (the async `withTaskScope`, whose
+        // binding is the task's). Each request awaits one async call that
+        // never suspends, as a handler's own async work would be; the floor
+        // below runs the same loop with the hand-built handler. One thread
+        // only: with two, both rows measured the executor (each doubled,
+        // the floor as much as the request).
+        BenchPath(
+            id: "handler.object.hand.global",
+            label: "handler, 3 class-bound by hand, in a task on the global executor (floor)", group: "request",
+            multiThread: false, countable: false,
+            run: { n in
+                runOnGlobalExecutor {
+                    for _ in 0..<n {
+                        await requestWork()
+                        consume(HandBuiltObjectHandler().handle())
+                    }
+                }
+            }),
+        BenchPath(
+            id: "taskscope.object.request.global",
+            label: "await withTaskScope on the global executor + 2 .task resolves + class-bound handler",
+            group: "request", multiThread: false, costScale: 4, countable: false,
+            run: { n in
+                runOnGlobalExecutor {
+                    for _ in 0..<n {
+                        await withTaskScope {
+                            await requestWork()
+                            consume(UnifiedDI.resolve(RequestContext.self))
+                            consume(UnifiedDI.resolve(UnitOfWork.self))
+                            consume(KeyPathObjectHandler().handle())
+                        }
+                    }
+                }
+            }),
     ]
 }

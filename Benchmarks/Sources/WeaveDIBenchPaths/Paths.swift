@@ -14,13 +14,16 @@ public struct BenchPath: Sendable {
     /// Relative cost: rounds use `iterations / costScale` operations.
     public let costScale: Int
     public let optimization: Bool?
+    /// Whether callgrind can count it (`--count`): a path whose work runs
+    /// on the global executor's threads is not counted on the measuring one.
+    public let countable: Bool
     public let prepare: @Sendable (Int) -> Void
     public let run: @Sendable (Int) -> Void
     public let cleanup: @Sendable (Int) -> Void
 
     public init(
         id: String, label: String, group: String, multiThread: Bool = true, costScale: Int = 1,
-        optimization: Bool? = nil,
+        optimization: Bool? = nil, countable: Bool = true,
         prepare: @escaping @Sendable (Int) -> Void = { _ in },
         run: @escaping @Sendable (Int) -> Void,
         cleanup: @escaping @Sendable (Int) -> Void = { _ in }
@@ -31,6 +34,7 @@ public struct BenchPath: Sendable {
         self.multiThread = multiThread
         self.costScale = costScale
         self.optimization = optimization
+        self.countable = countable
         self.prepare = prepare
         self.run = run
         self.cleanup = cleanup

@@ -144,7 +144,7 @@ if countMode {
     var dump = 0
     for size in sizes {
         log("count: table size \(size)")
-        for path in allPaths(size: size) {
+        for path in allPaths(size: size) where path.countable {
             let n = operations(for: path, base: baseIterations)
             warmUpAndPrepare(path, operations: n)
             measured(path, n)

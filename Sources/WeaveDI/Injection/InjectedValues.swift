@@ -133,7 +133,7 @@ public struct InjectedValues: Sendable {
 
     /// An override whose value has type `T`, whichever key set it.
     func overriddenValue<T>(ofType type: T.Type) -> T? {
-        byValueType.isEmpty ? nil : byValueType[ObjectIdentifier(type)] as? T
+        byValueType.isEmpty ? nil : byValueType[ObjectIdentifier(T.self)] as? T
     }
 
     mutating func enterScope() {

@@ -14,14 +14,14 @@ enum TypeResolution {
             // outside every overlay: the registry to read is the live one.
             // The registration is kept from the same probe.
             let wantsEntry =
-                record.entryWanted == ObjectIdentifier(type) || record.entryWanted == ObjectIdentifier(T?.self)
+                record.entryWanted == ObjectIdentifier(T.self) || record.entryWanted == ObjectIdentifier(T?.self)
             var cacheable = false
             var kept: LazyEntry?
             let resolved = try Resolver.resolve(
                 type, key: typeKey(type), from: nil, keepingEntry: wantsEntry, cacheable: &cacheable, kept: &kept)
             if let resolved {
                 record.note(cacheable: cacheable)
-                record.registeredType = ObjectIdentifier(type)
+                record.registeredType = ObjectIdentifier(T.self)
                 if !cacheable, let kept {
                     record.entry = kept
                 }

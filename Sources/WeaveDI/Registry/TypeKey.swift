@@ -3,9 +3,13 @@
 @usableFromInline
 typealias TypeKey = UInt
 
+/// The key is `T`'s, not the metatype value's: `register(t) { ... }` with
+/// `let t: Base.Type = Sub.self` registers a factory of `Base`, which a
+/// resolve of `Sub` must never find (it would hand out a `Base` as a `Sub`).
+/// An `Any.Type` passed here is opened, so its key is its dynamic type's.
 @inlinable @inline(__always)
 func typeKey<T>(_ type: T.Type) -> TypeKey {
-    UInt(bitPattern: ObjectIdentifier(type))
+    UInt(bitPattern: ObjectIdentifier(T.self))
 }
 
 /// A type's short name (`String(describing:)`), the spelling of the names

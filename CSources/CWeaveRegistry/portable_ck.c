@@ -415,8 +415,9 @@ bool ck_hs_apply(ck_hs_t *hs, unsigned long hash, const void *key, ck_hs_apply_f
         } else {
             reuses_tombstone =
                 slot >= 0 && atomic_load_explicit(&map->entries[slot], memory_order_relaxed) == HS_TOMBSTONE;
-            /* Grown before fn runs (as ck does), so an insert fn asks for
-             * cannot fail. */
+            /* Grown before fn runs, so an insert fn asks for cannot fail
+             * (ck grows first only when the probe found no slot, and after an
+             * insert that passes its load factor, ignoring a failure). */
             if (!reuses_tombstone && (map->n_entries + map->tombstones + 1) * 2 > map->capacity) {
                 unsigned long capacity =
                     (map->n_entries + 1) * 4 > map->capacity ? map->capacity * 2 : map->capacity;

@@ -70,8 +70,10 @@ final class BuildMonitor: @unchecked Sendable {
 @usableFromInline
 class InstanceHolder: @unchecked Sendable {
     /// The instance, as `type` (`InlineValue`), for the holders that keep a
-    /// strong one: written once, before `state` publishes it. First, so it
-    /// sits two words into the object whatever else a holder keeps.
+    /// strong one: written once, before `state` publishes it (a
+    /// `PrebuiltEntry` writes its value here in `init` and never publishes
+    /// it). First, so it sits two words into the object whatever else a
+    /// holder keeps.
     @exclusivity(unchecked) @usableFromInline var storage = InlineValue.zero
     @usableFromInline let type: Any.Type
     /// 0, or the claim word of the thread building the instance

@@ -142,8 +142,8 @@ private func valueReturningClone<V>(_ type: V.Type) -> (PrebuiltEntry) -> AnyReg
 }
 
 /// A registration whose instance is built on resolve, according to its scope.
-/// A singleton's instance lives in `instance` once built and is read from
-/// there without a lock and without replacing the entry (which would be a
+/// A singleton's instance lives in the entry itself once built (it is its
+/// own `RegisteredInstance`) and is read from there without a lock and without replacing the entry (which would be a
 /// write, and a grace-period wait, on a read).
 ///
 /// Not generic, for the reason ``RegisteredInstance`` is not: a generic

@@ -367,42 +367,6 @@ static long writer_probe(ck_hs_t *hs, struct ck_hs_map *map, unsigned long hash,
     return tombstone;
 }
 
-bool ck_hs_put(ck_hs_t *hs, unsigned long hash, const void *key) {
-    for (;;) {
-        struct ck_hs_map *map = writer_map(hs);
-        bool found;
-        long slot = writer_probe(hs, map, hash, key, &found);
-        if (found) {
-            return false;
-        }
-        bool reuses_tombstone =
-            slot >= 0 && atomic_load_explicit(&map->entries[slot], memory_order_relaxed) == HS_TOMBSTONE;
-        if (!reuses_tombstone && (map->n_entries + map->tombstones + 1) * 2 > map->capacity) {
-            /* Double while live objects fill a quarter, else only drop the
-             * tombstones. */
-            unsigned long capacity = (map->n_entries + 1) * 4 > map->capacity ? map->capacity * 2 : map->capacity;
-            if (!map_rebuild(hs, capacity)) {
-                return false;
-            }
-            continue;
-        }
-        if (slot < 0) {
-            return false;
-        }
-        /* Release: the object's own fields before a reader can reach it. */
-        atomic_store_explicit(&map->entries[slot], key, memory_order_release);
-        if (reuses_tombstone) {
-            map->tombstones--;
-        }
-        map->n_entries++;
-        return true;
-    }
-}
-
-bool ck_hs_put_unique(ck_hs_t *hs, unsigned long hash, const void *key) {
-    return ck_hs_put(hs, hash, key);
-}
-
 bool ck_hs_apply(ck_hs_t *hs, unsigned long hash, const void *key, ck_hs_apply_fn_t *fn, void *closure) {
     for (;;) {
         struct ck_hs_map *map = writer_map(hs);
@@ -417,7 +381,9 @@ bool ck_hs_apply(ck_hs_t *hs, unsigned long hash, const void *key, ck_hs_apply_f
                 slot >= 0 && atomic_load_explicit(&map->entries[slot], memory_order_relaxed) == HS_TOMBSTONE;
             /* Grown before fn runs, so an insert fn asks for cannot fail
              * (ck grows first only when the probe found no slot, and after an
-             * insert that passes its load factor, ignoring a failure). */
+             * insert that passes its load factor, ignoring a failure). Double
+             * while live objects fill a quarter, else only drop the
+             * tombstones. */
             if (!reuses_tombstone && (map->n_entries + map->tombstones + 1) * 2 > map->capacity) {
                 unsigned long capacity =
                     (map->n_entries + 1) * 4 > map->capacity ? map->capacity * 2 : map->capacity;

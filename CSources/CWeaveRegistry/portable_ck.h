@@ -262,8 +262,6 @@ typedef struct ck_hs_iterator {
 #define ck_hs_init weave_ck_hs_init
 #define ck_hs_destroy weave_ck_hs_destroy
 #define ck_hs_get weave_ck_hs_get
-#define ck_hs_put weave_ck_hs_put
-#define ck_hs_put_unique weave_ck_hs_put_unique
 #define ck_hs_apply weave_ck_hs_apply
 #define ck_hs_remove weave_ck_hs_remove
 #define ck_hs_gc weave_ck_hs_gc
@@ -277,11 +275,6 @@ bool ck_hs_init(ck_hs_t *hs, unsigned int mode, ck_hs_hash_cb_t *hf, ck_hs_compa
                 struct ck_malloc *m, unsigned long capacity, unsigned long seed);
 void ck_hs_destroy(ck_hs_t *hs);
 void *ck_hs_get(ck_hs_t *hs, unsigned long hash, const void *key);
-/* Inserts key when no equal object is present; false if one is, or if
- * growing failed. */
-bool ck_hs_put(ck_hs_t *hs, unsigned long hash, const void *key);
-/* For a key the caller knows is absent; here the same as ck_hs_put. */
-bool ck_hs_put_unique(ck_hs_t *hs, unsigned long hash, const void *key);
 /* One probe for key, then fn(the equal object or NULL, closure) decides:
  * NULL removes the object (if any), the same object changes nothing, any
  * other is stored in its place or inserted. False only if growing failed,

@@ -58,7 +58,7 @@ final class TaskScopeBindingTests: DITestCase {
             XCTAssertTrue(fromGroup, "task group children")
             let unstructured = await Task { TaskScope.currentUnretained?.takeUnretainedValue() === scope }.value
             XCTAssertTrue(unstructured, "an unstructured task inherits the binding")
-            await withTaskScope {
+            withTaskScope {
                 let inner = TaskScope.currentUnretained?.takeUnretainedValue()
                 XCTAssertTrue(inner != nil && inner !== scope, "a nested scope is its own")
                 assertAgree("a nested scope")

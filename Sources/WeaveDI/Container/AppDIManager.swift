@@ -24,16 +24,49 @@ public final class AppDIManager: Sendable {
     /// Runs `registerModules` once, now, against ``DIContainer/live``.
     ///
     /// ```swift
-    /// await AppDIManager.shared.registerDependencies { container in
+    /// await AppDIManager.shared.registerDependencies(logLevel: .errors) { container in
     ///     container.register(Clock.self) { SystemClock() }
     /// }
     /// ```
     ///
-    /// - Parameter registerModules: Registrations to make; it receives the
-    ///   live container (or the current task's overlay inside
-    ///   `withContainerOverlay`).
-    public func registerDependencies(registerModules: @Sendable (DIContainer) async -> Void) async {
+    /// - Parameters:
+    ///   - logLevel: The level to set with ``UnifiedDI/setLogLevel(_:)``
+    ///     first; `nil` (the default) leaves the level as it is.
+    ///   - registerModules: Registrations to make; it receives the live
+    ///     container (or the current task's overlay inside
+    ///     `withContainerOverlay`).
+    public func registerDependencies(
+        logLevel: UnifiedDI.LogLevel? = nil,
+        registerModules: @Sendable (DIContainer) async -> Void
+    ) async {
+        if let logLevel {
+            UnifiedDI.setLogLevel(logLevel)
+        }
         await registerModules(DIContainer.live)
+    }
+
+    /// The ``RepositoryModuleFactory`` registered in the live container, or
+    /// an empty one: a new value on every read, for an app to fill and
+    /// register.
+    ///
+    /// ```swift
+    /// var factory = AppDIManager.shared.repositoryFactory
+    /// factory.registerDefaultDefinitions()
+    /// ```
+    public var repositoryFactory: RepositoryModuleFactory {
+        DIContainer.live.resolve(RepositoryModuleFactory.self) ?? RepositoryModuleFactory()
+    }
+
+    /// The ``UseCaseModuleFactory`` registered in the live container, or an
+    /// empty one.
+    public var useCaseFactory: UseCaseModuleFactory {
+        DIContainer.live.resolve(UseCaseModuleFactory.self) ?? UseCaseModuleFactory()
+    }
+
+    /// The ``ScopeModuleFactory`` registered in the live container, or an
+    /// empty one.
+    public var scopeFactory: ScopeModuleFactory {
+        DIContainer.live.resolve(ScopeModuleFactory.self) ?? ScopeModuleFactory()
     }
 
     /// Adds registrations for ``registerDefaultDependencies()`` to run,
@@ -65,4 +98,16 @@ public final class AppDIManager: Sendable {
             await module(DIContainer.live)
         }
     }
+}
+
+/// Upstream's namespace for the app-level manager:
+/// `AppWeaveDI.Container` is ``AppDIManager``.
+///
+/// ```swift
+/// typealias AppDIContainer = AppWeaveDI.Container
+/// await AppDIContainer.shared.registerDependencies { container in ... }
+/// ```
+public enum AppWeaveDI {
+    /// Upstream's name for ``AppDIManager``.
+    public typealias Container = AppDIManager
 }

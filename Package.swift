@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import CompilerPluginSupport
 import PackageDescription
 
@@ -178,6 +178,25 @@ let package = Package(
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // An app module with Xcode 26's defaults: main-actor isolation by
+        // default, nonisolated async functions run on the caller's actor,
+        // inferred isolated conformances. Its one file is also compiled in
+        // Swift 5 mode by WeaveDISwift5Tests.
+        .testTarget(
+            name: "WeaveDIAppDefaultsTests",
+            dependencies: ["WeaveDI"],
+            swiftSettings: [
+                .swiftLanguageMode(.v6),
+                .defaultIsolation(MainActor.self),
+                .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+                .enableUpcomingFeature("InferIsolatedConformances"),
+            ]
+        ),
+        .testTarget(
+            name: "WeaveDISwift5Tests",
+            dependencies: ["WeaveDI"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // Without the Macros trait its files compile to nothing and it
         // depends on nothing from swift-syntax.

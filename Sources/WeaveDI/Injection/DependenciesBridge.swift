@@ -56,18 +56,42 @@ extension Injected {
     ///
     /// - Parameter key: The swift-dependencies key type.
     @_disfavoredOverload
-    public init<K: DependencyKey & SendableMetatype>(_ key: K.Type) where K.Value == Value {
-        self.slot = InjectionSlots.slot(forDependencyKey: K.self)
+    public init<K: DependencyKey>(_ key: K.Type) where K.Value == Value {
+        self.slot = InjectionSlots.slot(forDependencyKey: DependencyKeyType(K.self), value: Value.self)
+    }
+}
+
+/// A swift-dependencies key type, carried into the slot's read closure.
+/// Not `SendableMetatype`-constrained because a module with default
+/// main-actor isolation infers an isolated conformance for its keys, and
+/// upstream's `@Injected(SomeDependencyKey.self)` accepts those; the key's
+/// values are then read wherever the property is read, as
+/// `DependencyValues` itself reads them.
+struct DependencyKeyType: @unchecked Sendable {
+    let key: any TestDependencyKey.Type
+
+    init<K: TestDependencyKey>(_ key: K.Type) {
+        self.key = key
+    }
+
+    var identifier: ObjectIdentifier { ObjectIdentifier(key) }
+
+    func read<Value>(_: Value.Type) -> Value {
+        func open<K: TestDependencyKey>(_ key: K.Type) -> Value {
+            // The cast always succeeds: the initialiser's K.Value is Value.
+            DependencyValues._current[key] as! Value
+        }
+        return open(key)
     }
 }
 
 extension InjectionSlots {
-    static func slot<K: DependencyKey & SendableMetatype>(forDependencyKey key: K.Type) -> Unmanaged<InjectionSlot<K.Value>> {
-        let identity = identity(ObjectIdentifier(K.self), .dependencyKey)
+    static func slot<Value>(forDependencyKey key: DependencyKeyType, value: Value.Type) -> Unmanaged<InjectionSlot<Value>> {
+        let identity = identity(key.identifier, .dependencyKey)
         if let owner = weave_slot_find(identity) {
             return Unmanaged.fromOpaque(owner)
         }
-        return makeSlot(identity: identity, uncached: { DependencyValues._current[K.self] })
+        return makeSlot(identity: identity, uncached: { key.read(Value.self) })
     }
 }
 

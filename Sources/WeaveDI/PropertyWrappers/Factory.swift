@@ -42,7 +42,7 @@ public struct Factory<T: Sendable>: Sendable {
     /// ```
     ///
     /// - Parameter keyPath: A container property of type `T?`.
-    public init(_ keyPath: KeyPath<DIContainer, T?> & Sendable) {
+    public init(_ keyPath: KeyPath<DIContainer, T?>) {
         self.factory = nil
     }
 

@@ -53,7 +53,7 @@ public struct Inject<T: Sendable>: @unchecked Sendable {
     /// ```
     ///
     /// - Parameter keyPath: A container property of type `T?`.
-    public init(_ keyPath: KeyPath<DIContainer, T?> & Sendable) {
+    public init(_ keyPath: KeyPath<DIContainer, T?>) {
         self.keyPath = keyPath
     }
 

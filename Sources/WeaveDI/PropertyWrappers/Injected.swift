@@ -44,10 +44,18 @@ public struct Injected<Value: Sendable>: @unchecked Sendable {
     /// @Injected(\.userService) var userService
     /// ```
     ///
+    /// The key path need not be `Sendable`: in a module whose declarations
+    /// are main-actor isolated by default, a key path to its own
+    /// `InjectedValues` property is not.
+    ///
     /// - Parameter keyPath: A property of ``InjectedValues``.
     @inlinable
-    public init(_ keyPath: KeyPath<InjectedValues, Value> & Sendable) {
-        self.slot = InjectionSlots.slot(forKeyPath: keyPath)
+    public init(_ keyPath: KeyPath<InjectedValues, Value>) {
+        // A key path is immutable; what isolation leaves unchecked is its
+        // getter, which an app writes as `self[SomeKey.self]` and which the
+        // slot then runs wherever the property is read.
+        let immutable = unsafeBitCast(keyPath, to: (KeyPath<InjectedValues, Value> & Sendable).self)
+        self.slot = InjectionSlots.slot(forKeyPath: immutable)
     }
 
     /// Reads the ``InjectedKey`` `key` directly, without an

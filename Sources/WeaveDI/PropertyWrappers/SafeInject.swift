@@ -55,7 +55,7 @@ public struct SafeInject<Value: SafeInjectable>: @unchecked Sendable where Value
     ///
     /// - Parameter keyPath: A container property of the dependency's
     ///   optional type.
-    public init(_ keyPath: KeyPath<DIContainer, Value.Dependency?> & Sendable) {
+    public init(_ keyPath: KeyPath<DIContainer, Value.Dependency?>) {
         self.keyPath = keyPath
     }
 

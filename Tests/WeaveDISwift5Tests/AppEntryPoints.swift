@@ -1,0 +1,1 @@
+../WeaveDIAppDefaultsTests/AppEntryPoints.swift

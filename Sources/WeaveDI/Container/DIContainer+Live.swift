@@ -148,9 +148,95 @@ extension DIContainer {
     /// ```
     ///
     /// - Parameter configure: The registrations to make.
-    public static func bootstrapInTask(_ configure: @escaping @Sendable (DIContainer) async -> Void) {
-        Task { await configure(live) }
+    public static func bootstrapInTask(_ configure: @escaping @Sendable (DIContainer) async throws -> Void) {
+        Task { await bootstrapAsync(configure) }
     }
+
+    /// Runs `sync`, then `async`, against ``live``: core registrations
+    /// first, then those that must await something.
+    ///
+    /// ```swift
+    /// await WeaveDI.Container.bootstrapMixed(
+    ///     sync: { $0.register(Clock.self) { SystemClock() } },
+    ///     async: { $0.register(Config.self, instance: await Config.load()) }
+    /// )
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - sync: Registrations made first.
+    ///   - async: Registrations made after them.
+    public static func bootstrapMixed(
+        sync: @Sendable (DIContainer) -> Void,
+        async: @Sendable (DIContainer) async -> Void
+    ) async {
+        let container = live
+        sync(container)
+        await async(container)
+    }
+
+    /// Runs ``bootstrap(_:)`` only when ``live`` has no registration yet.
+    ///
+    /// ```swift
+    /// await WeaveDI.Container.bootstrapIfNeeded { $0.register(Clock.self) { SystemClock() } }
+    /// ```
+    ///
+    /// - Parameter configure: The registrations to make.
+    /// - Returns: Whether `configure` ran.
+    @discardableResult
+    public static func bootstrapIfNeeded(_ configure: @Sendable (DIContainer) -> Void) async -> Bool {
+        guard !isBootstrapped else { return false }
+        configure(live)
+        return true
+    }
+
+    /// Runs ``bootstrapAsync(_:)`` only when ``live`` has no registration
+    /// yet.
+    ///
+    /// - Parameter configure: The registrations to make.
+    /// - Returns: Whether `configure` ran and returned.
+    @discardableResult
+    public static func bootstrapAsyncIfNeeded(_ configure: @Sendable (DIContainer) async throws -> Void) async -> Bool {
+        guard !isBootstrapped else { return false }
+        return await bootstrapAsync(configure)
+    }
+
+    /// Runs `configure` against ``live``.
+    ///
+    /// - Parameter configure: The registrations to make.
+    public static func update(_ configure: @Sendable (DIContainer) -> Void) async {
+        configure(live)
+    }
+
+    /// Runs `configure` against ``live``.
+    ///
+    /// - Parameter configure: The registrations to make.
+    public static func updateAsync(_ configure: @Sendable (DIContainer) async -> Void) async {
+        await configure(live)
+    }
+
+    /// Whether ``live`` holds any registration.
+    public static var isBootstrapped: Bool {
+        live.registrationCount > 0
+    }
+
+    /// Stops the program, naming the caller, when ``live`` holds no
+    /// registration.
+    ///
+    /// ```swift
+    /// WeaveDI.Container.ensureBootstrapped()
+    /// ```
+    public static func ensureBootstrapped(file: StaticString = #fileID, line: UInt = #line) {
+        precondition(
+            isBootstrapped,
+            "WeaveDI: nothing is registered in WeaveDI.Container.live; call WeaveDI.Container.bootstrap { ... } at launch first",
+            file: file,
+            line: line
+        )
+    }
+
+    /// Returns at once: registrations complete before `register` returns,
+    /// so none is pending.
+    public static func flushPendingRegistryTasks() async {}
 
     /// Replaces ``live`` with an empty container, as
     /// `WeaveDI.Container.live = WeaveDI.Container()` does (inside an

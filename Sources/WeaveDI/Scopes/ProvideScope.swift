@@ -9,7 +9,8 @@
 ///
 /// Only the shared values (eager registrations and built singletons) are
 /// kept by `@Injected`'s cache; the other scopes are resolved on every read.
-public enum ProvideScope: Sendable, Hashable, CaseIterable {
+/// A scope's raw value is its name (`ProvideScope(rawValue: "singleton")`).
+public enum ProvideScope: String, Sendable, Hashable, CaseIterable {
     /// A new instance on every resolve. Nothing is kept.
     case transient
     /// One instance per registration, built on first resolve and kept until

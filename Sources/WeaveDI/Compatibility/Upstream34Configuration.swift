@@ -1,0 +1,320 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Upstream 3.4's configuration switches and the hooks its add-on modules
+// install (`OptimizationHooks`, `OptimizerLogLevel`, `WeaveDIConfiguration`).
+// The registry's read and write paths are C and take no Swift callbacks:
+// the tracking hooks are kept for code that installs and calls them, and
+// are not called per registration or resolve.
+
+/// How much an installed optimizer reports, as upstream's optimizer module
+/// takes it through ``OptimizationHooks/setOptimizerLogLevel``.
+public enum OptimizerLogLevel: String, Sendable, CaseIterable {
+    /// Everything.
+    case all
+    /// Errors only.
+    case errors
+    /// Optimization decisions.
+    case optimization
+    /// Registrations.
+    case registration
+    /// Nothing.
+    case off
+}
+
+/// Slots for an optimizer or monitor to install callbacks in, with
+/// upstream's names and types. Reading and assigning are thread-safe.
+///
+/// WeaveDI calls ``setAutoMonitorEnabled`` when
+/// ``WeaveDIConfiguration/enableAutoMonitor`` changes. It does not call the
+/// tracking hooks (``trackRegistration``, ``trackResolution`` and the
+/// others) on registration or resolution: those run in the lock-free
+/// registry, which takes no callbacks. For counts of resolutions use
+/// `UnifiedDI.setAutoOptimization(_:)` and `UnifiedDI.stats()`.
+///
+/// ```swift
+/// OptimizationHooks.setOptimizerLogLevel = { level in
+///     optimizer.logLevel = level
+/// }
+/// OptimizationHooks.setOptimizerLogLevel?(.errors)
+/// ```
+public enum OptimizationHooks {
+    private struct Hooks {
+        var trackRegistration: (@Sendable (Any.Type) -> Void)?
+        var trackResolution: (@Sendable (Any.Type) -> Void)?
+        var handleNilResolution: (@Sendable (Any.Type) -> Void)?
+        var setOptimizationEnabled: (@Sendable (Bool) -> Void)?
+        var resetStats: (@Sendable () -> Void)?
+        var setOptimizerLogLevel: (@Sendable (OptimizerLogLevel) -> Void)?
+        var setAutoMonitorEnabled: (@Sendable (Bool) -> Void)?
+        var onModuleRegistered: (@Sendable (Any.Type) async -> Void)?
+        var recordAutoEdgeIfEnabled: (@Sendable (Any.Type) async -> Void)?
+        var beginResolution: (@Sendable (Any.Type) async throws -> Void)?
+        var endResolution: (@Sendable (Any.Type) async -> Void)?
+        var addGraphNode: (@Sendable (Any.Type) async -> Void)?
+        var addGraphEdge: (@Sendable (Any.Type, Any.Type, String?) async -> Void)?
+    }
+
+    private static let hooks = Locked(Hooks())
+
+    /// Called by code that reports a registration of a type.
+    public static var trackRegistration: (@Sendable (Any.Type) -> Void)? {
+        get { hooks.withLock { $0.trackRegistration } }
+        set { hooks.withLock { $0.trackRegistration = newValue } }
+    }
+
+    /// Called by code that reports a resolution of a type.
+    public static var trackResolution: (@Sendable (Any.Type) -> Void)? {
+        get { hooks.withLock { $0.trackResolution } }
+        set { hooks.withLock { $0.trackResolution = newValue } }
+    }
+
+    /// Called by code that reports a resolution that found nothing.
+    public static var handleNilResolution: (@Sendable (Any.Type) -> Void)? {
+        get { hooks.withLock { $0.handleNilResolution } }
+        set { hooks.withLock { $0.handleNilResolution = newValue } }
+    }
+
+    /// Turns an installed optimizer on or off.
+    public static var setOptimizationEnabled: (@Sendable (Bool) -> Void)? {
+        get { hooks.withLock { $0.setOptimizationEnabled } }
+        set { hooks.withLock { $0.setOptimizationEnabled = newValue } }
+    }
+
+    /// Resets an installed optimizer's statistics.
+    public static var resetStats: (@Sendable () -> Void)? {
+        get { hooks.withLock { $0.resetStats } }
+        set { hooks.withLock { $0.resetStats = newValue } }
+    }
+
+    /// Sets an installed optimizer's ``OptimizerLogLevel``.
+    public static var setOptimizerLogLevel: (@Sendable (OptimizerLogLevel) -> Void)? {
+        get { hooks.withLock { $0.setOptimizerLogLevel } }
+        set { hooks.withLock { $0.setOptimizerLogLevel = newValue } }
+    }
+
+    /// Called with the new value each time
+    /// ``WeaveDIConfiguration/enableAutoMonitor`` changes.
+    public static var setAutoMonitorEnabled: (@Sendable (Bool) -> Void)? {
+        get { hooks.withLock { $0.setAutoMonitorEnabled } }
+        set { hooks.withLock { $0.setAutoMonitorEnabled = newValue } }
+    }
+
+    /// Called by code that reports a registered module's type.
+    public static var onModuleRegistered: (@Sendable (Any.Type) async -> Void)? {
+        get { hooks.withLock { $0.onModuleRegistered } }
+        set { hooks.withLock { $0.onModuleRegistered = newValue } }
+    }
+
+    /// Called by code that records a dependency edge to a type.
+    public static var recordAutoEdgeIfEnabled: (@Sendable (Any.Type) async -> Void)? {
+        get { hooks.withLock { $0.recordAutoEdgeIfEnabled } }
+        set { hooks.withLock { $0.recordAutoEdgeIfEnabled = newValue } }
+    }
+
+    /// Called by code that reports the start of a resolution; throwing
+    /// aborts it (a cycle detector's use).
+    public static var beginResolution: (@Sendable (Any.Type) async throws -> Void)? {
+        get { hooks.withLock { $0.beginResolution } }
+        set { hooks.withLock { $0.beginResolution = newValue } }
+    }
+
+    /// Called by code that reports the end of a resolution.
+    public static var endResolution: (@Sendable (Any.Type) async -> Void)? {
+        get { hooks.withLock { $0.endResolution } }
+        set { hooks.withLock { $0.endResolution = newValue } }
+    }
+
+    /// Called by code that adds a type to a dependency graph.
+    public static var addGraphNode: (@Sendable (Any.Type) async -> Void)? {
+        get { hooks.withLock { $0.addGraphNode } }
+        set { hooks.withLock { $0.addGraphNode = newValue } }
+    }
+
+    /// Called by code that adds an edge, from a type to the type it
+    /// depends on with an optional label, to a dependency graph.
+    public static var addGraphEdge: (@Sendable (Any.Type, Any.Type, String?) async -> Void)? {
+        get { hooks.withLock { $0.addGraphEdge } }
+        set { hooks.withLock { $0.addGraphEdge = newValue } }
+    }
+}
+
+/// Process-wide switches, with upstream's names and defaults. Reading and
+/// assigning are thread-safe.
+///
+/// ``defaultInjectedEnvironment`` sets ``InjectedValues/context``, and
+/// ``enableAutoMonitor`` calls the monitor toggle handler and
+/// ``OptimizationHooks/setAutoMonitorEnabled``. The other switches are
+/// kept for code that reads them; WeaveDI's own logging follows
+/// ``DILog/logger``, and its registry needs no health checks or repairs.
+///
+/// ```swift
+/// WeaveDIConfiguration.setMonitorToggleHandler { enabled in
+///     enabled ? monitor.start() : monitor.stop()
+/// }
+/// WeaveDIConfiguration.applyFromEnvironment()   // WEAVEDI_ENABLE_MONITOR=1 ...
+/// ```
+public enum WeaveDIConfiguration {
+    /// Which ``InjectedKey`` default applies: ``automatic`` detects it at
+    /// launch (see ``InjectionContext``), the others force one.
+    public enum InjectedEnvironment: Sendable, Hashable {
+        /// Detected: tests, previews or a running app.
+        case automatic
+        /// ``InjectionContext/live``.
+        case live
+        /// ``InjectionContext/test``.
+        case test
+        /// ``InjectionContext/preview``.
+        case preview
+    }
+
+    private struct State {
+        var optimizerTracking = true
+        var autoMonitor = false
+        var monitorToggleHandler: (@Sendable (Bool) -> Void)?
+        var verboseLogging = false
+        var registryAutoHealthCheck = true
+        var registryAutoFix = true
+        var registryHealthLogging = false
+        var injectedEnvironment = InjectedEnvironment.automatic
+    }
+
+    private static let state = Locked(State())
+
+    /// Whether an installed optimizer tracks registrations and resolutions.
+    /// On by default.
+    public static var enableOptimizerTracking: Bool {
+        get { state.withLock { $0.optimizerTracking } }
+        set { state.withLock { $0.optimizerTracking = newValue } }
+    }
+
+    /// Whether an installed monitor runs. Off by default. A change calls
+    /// ``OptimizationHooks/setAutoMonitorEnabled`` and the handler given to
+    /// ``setMonitorToggleHandler(_:)``, outside the lock, with the new value.
+    public static var enableAutoMonitor: Bool {
+        get { state.withLock { $0.autoMonitor } }
+        set {
+            let (changed, handler) = state.withLock { state in
+                let changed = state.autoMonitor != newValue
+                state.autoMonitor = newValue
+                return (changed, state.monitorToggleHandler)
+            }
+            guard changed else { return }
+            OptimizationHooks.setAutoMonitorEnabled?(newValue)
+            handler?(newValue)
+        }
+    }
+
+    /// Sets the closure called each time ``enableAutoMonitor`` changes;
+    /// nil removes it.
+    ///
+    /// - Parameter handler: Called with the new value.
+    public static func setMonitorToggleHandler(_ handler: (@Sendable (Bool) -> Void)?) {
+        state.withLock { $0.monitorToggleHandler = handler }
+    }
+
+    /// Whether code that logs more when asked to should. Off by default.
+    public static var enableVerboseLogging: Bool {
+        get { state.withLock { $0.verboseLogging } }
+        set { state.withLock { $0.verboseLogging = newValue } }
+    }
+
+    /// Upstream's switch for checking its registry copies against each
+    /// other. WeaveDI keeps one registry, so there is nothing to check. On
+    /// by default.
+    public static var enableRegistryAutoHealthCheck: Bool {
+        get { state.withLock { $0.registryAutoHealthCheck } }
+        set { state.withLock { $0.registryAutoHealthCheck = newValue } }
+    }
+
+    /// Upstream's switch for repairing its registry copies. WeaveDI keeps
+    /// one registry, so there is nothing to repair. On by default.
+    public static var enableRegistryAutoFix: Bool {
+        get { state.withLock { $0.registryAutoFix } }
+        set { state.withLock { $0.registryAutoFix = newValue } }
+    }
+
+    /// Upstream's switch for logging registry health. Off by default.
+    public static var enableRegistryHealthLogging: Bool {
+        get { state.withLock { $0.registryHealthLogging } }
+        set { state.withLock { $0.registryHealthLogging = newValue } }
+    }
+
+    /// The context ``InjectedKey`` defaults come from. Assigning
+    /// ``InjectedEnvironment/live``, ``InjectedEnvironment/test`` or
+    /// ``InjectedEnvironment/preview`` sets ``InjectedValues/context``;
+    /// ``InjectedEnvironment/automatic`` sets it to what launch detection
+    /// finds. Reads give the last value assigned.
+    public static var defaultInjectedEnvironment: InjectedEnvironment {
+        get { state.withLock { $0.injectedEnvironment } }
+        set {
+            state.withLock { $0.injectedEnvironment = newValue }
+            switch newValue {
+            case .automatic: InjectedValues.context = InjectionContext.detect()
+            case .live: InjectedValues.context = .live
+            case .test: InjectedValues.context = .test
+            case .preview: InjectedValues.context = .preview
+            }
+        }
+    }
+
+    /// Sets the switches from environment variables that are present:
+    /// booleans accept `1`/`true`/`yes`/`on` and `0`/`false`/`no`/`off`
+    /// (any case, surrounding spaces ignored; anything else leaves the
+    /// switch as it is), and the injected environment takes `automatic`,
+    /// `live`, `test` or `preview`.
+    ///
+    /// - Parameters:
+    ///   - optimizerKey: The variable for ``enableOptimizerTracking``.
+    ///   - monitorKey: The variable for ``enableAutoMonitor``.
+    ///   - verboseKey: The variable for ``enableVerboseLogging``.
+    ///   - registryHealthKey: The variable for ``enableRegistryAutoHealthCheck``.
+    ///   - registryFixKey: The variable for ``enableRegistryAutoFix``.
+    ///   - registryLogKey: The variable for ``enableRegistryHealthLogging``.
+    ///   - injectedEnvKey: The variable for ``defaultInjectedEnvironment``.
+    public static func applyFromEnvironment(
+        optimizerKey: String = "WEAVEDI_ENABLE_OPTIMIZER",
+        monitorKey: String = "WEAVEDI_ENABLE_MONITOR",
+        verboseKey: String = "WEAVEDI_VERBOSE_LOGGING",
+        registryHealthKey: String = "WEAVEDI_REGISTRY_AUTO_HEALTH",
+        registryFixKey: String = "WEAVEDI_REGISTRY_AUTO_FIX",
+        registryLogKey: String = "WEAVEDI_REGISTRY_HEALTH_LOGGING",
+        injectedEnvKey: String = "WEAVEDI_INJECTED_ENV"
+    ) {
+        if let value = flag(optimizerKey) { enableOptimizerTracking = value }
+        if let value = flag(monitorKey) { enableAutoMonitor = value }
+        if let value = flag(verboseKey) { enableVerboseLogging = value }
+        if let value = flag(registryHealthKey) { enableRegistryAutoHealthCheck = value }
+        if let value = flag(registryFixKey) { enableRegistryAutoFix = value }
+        if let value = flag(registryLogKey) { enableRegistryHealthLogging = value }
+        switch variable(injectedEnvKey)?.lowercased() {
+        case "automatic": defaultInjectedEnvironment = .automatic
+        case "live": defaultInjectedEnvironment = .live
+        case "test": defaultInjectedEnvironment = .test
+        case "preview": defaultInjectedEnvironment = .preview
+        default: break
+        }
+    }
+
+    private static func variable(_ name: String) -> String? {
+        guard let raw = getenv(name) else { return nil }
+        let value = String(cString: raw)
+        let isSpace: (Character) -> Bool = { $0.isWhitespace }
+        guard let start = value.firstIndex(where: { !isSpace($0) }), let end = value.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(value[start...end])
+    }
+
+    private static func flag(_ name: String) -> Bool? {
+        switch variable(name)?.lowercased() {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off": return false
+        default: return nil
+        }
+    }
+}

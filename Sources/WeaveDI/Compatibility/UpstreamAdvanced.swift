@@ -112,7 +112,7 @@ extension UnifiedDI {
     /// level is ``setLogLevel(_:)``'s.
     public static func setAutoOptimizerLogLevel(_ level: LogLevel) {}
 
-    /// ``resolve(_:)``.
+    /// The same as `UnifiedDI.resolve(type)`.
     public static func staticResolve<T: Sendable>(_ type: T.Type) -> T? {
         resolve(type)
     }

@@ -28,6 +28,9 @@ public struct Module: Sendable {
     /// - Parameters:
     ///   - type: The type the factory is registered under.
     ///   - factory: Builds one instance per resolve.
+    ///   - file: Where the module was made, for diagnostics.
+    ///   - function: The function that made it; kept for upstream's signature.
+    ///   - line: The line it was made on, for diagnostics.
     public init<T: Sendable>(
         _ type: T.Type,
         factory: @escaping @Sendable () -> T,

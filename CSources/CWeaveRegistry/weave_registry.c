@@ -167,9 +167,13 @@ static bool slot_reads_fenceless;
 
 static void record_thread_exit(void *pointer) {
     ck_epoch_record_t *record = pointer;
-    /* Deferred frees still queued on this record would otherwise wait for
-     * whichever thread recycles it. A thread exit is no request path. */
-    if (ck_pr_load_uint(&record->n_pending) != 0) {
+    /* Unregistering forgets whatever is still queued on the record (ck's
+     * and portable_ck.c's alike), so everything must run first. One barrier
+     * is not enough: a callback it runs (a release whose deinit drops the
+     * last reference to another value) can defer more, and a section begun
+     * since keeps that entry pending past the barrier's grace period. A
+     * thread exit is no request path: wait as often as it takes. */
+    while (ck_pr_load_uint(&record->n_pending) != 0) {
         ck_epoch_barrier(record);
     }
     thread_record = NULL;

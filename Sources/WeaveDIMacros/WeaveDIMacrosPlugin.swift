@@ -6,5 +6,6 @@ struct WeaveDIMacrosPlugin: CompilerPlugin {
     let providingMacros: [any Macro.Type] = [
         ComponentMacro.self,
         ProvideMacro.self,
+        AutoSyncExtensionMacro.self, GenerateAutoSyncMacro.self,
     ]
 }

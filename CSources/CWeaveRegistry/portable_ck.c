@@ -1,6 +1,6 @@
-#include "portable_ck.h"
+#include "weave_ck.h"
 
-#if !defined(WEAVE_SYSTEM_CK)
+#if defined(WEAVE_CK_PORTABLE)
 
 #include <limits.h>
 #include <sched.h>
@@ -465,7 +465,7 @@ bool ck_hs_next(ck_hs_t *hs, ck_hs_iterator_t *iterator, void **object) {
 }
 
 #else
-/* The system-ck build compiles this file to nothing; ISO C wants one
+/* The system-ck build (x86-64) compiles this file to nothing; ISO C wants one
  * declaration in every translation unit. */
 typedef int weave_portable_ck_unused;
 #endif

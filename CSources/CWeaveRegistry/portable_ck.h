@@ -1,11 +1,13 @@
 #ifndef WEAVE_PORTABLE_CK_H
 #define WEAVE_PORTABLE_CK_H
 
-#if !defined(WEAVE_SYSTEM_CK)
+/* Included through weave_ck.h only, which decides between this and ck. */
+#if defined(WEAVE_CK_PORTABLE)
 /*
  * The pieces of Concurrency Kit weave_registry.c uses, with ck's names and
  * the semantics the registry relies on, over C11 <stdatomic.h> and pthreads:
- * the configuration without a system libck (weave_ck.h). Only what the
+ * the configuration without a system libck, and every CPU but x86-64
+ * (weave_ck.h). Only what the
  * registry calls is here; portable_ck.c has the out-of-line parts and the
  * argument for the epoch's grace periods.
  *
@@ -288,5 +290,5 @@ bool ck_hs_reset_size(ck_hs_t *hs, unsigned long capacity);
 unsigned long ck_hs_count(ck_hs_t *hs);
 bool ck_hs_next(ck_hs_t *hs, ck_hs_iterator_t *iterator, void **object);
 
-#endif /* !WEAVE_SYSTEM_CK */
+#endif /* WEAVE_CK_PORTABLE */
 #endif

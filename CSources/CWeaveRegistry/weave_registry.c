@@ -26,9 +26,10 @@
  *                 it frees or releases anything a section could have seen.
  *   records:      a thread releases its epoch record before unregistering
  *                 it; the thread that recycles it acquires it.
- * Without WEAVE_SYSTEM_CK the ck pieces are portable_ck.c's C11 atomics,
- * which TSan sees; these edges are then redundant (scripts/sanitize.sh also
- * runs that build with them compiled out).
+ * On the portable layer (WEAVE_CK_PORTABLE, weave_ck.h) the ck pieces are
+ * portable_ck.c's C11 atomics, which TSan sees; these edges are then
+ * redundant (scripts/sanitize.sh also runs that build with them compiled
+ * out).
  */
 #if defined(__SANITIZE_THREAD__)
 #define WEAVE_TSAN 1

@@ -439,7 +439,7 @@ extension InjectedValues {
 // MARK: - UnifiedDI
 
 extension UnifiedDI {
-    /// Eager registration, as ``UnifiedDI/register(_:factory:)``, that
+    /// Eager registration, as `UnifiedDI.register(_:factory:)`, that
     /// synced `DependencyValues` properties of `type` read; a synced
     /// swift-dependencies override of `type` still wins over it in its
     /// scope, for WeaveDI reads too.

@@ -76,3 +76,21 @@ public struct ComponentMacro: MemberMacro {
         return []
     }
 }
+
+/// `@Component` also declares the type's `ComponentProtocol` conformance,
+/// as upstream's does, when the type does not declare it itself.
+extension ComponentMacro: ExtensionMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        guard !protocols.isEmpty, declaration.is(StructDeclSyntax.self) || declaration.is(ClassDeclSyntax.self) else {
+            return []
+        }
+        let conformances = protocols.map(\.trimmedDescription).joined(separator: ", ")
+        return [try ExtensionDeclSyntax("extension \(type.trimmed): \(raw: conformances) {}")]
+    }
+}

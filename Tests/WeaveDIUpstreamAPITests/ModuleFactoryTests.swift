@@ -232,3 +232,22 @@ struct KioskWrappingRepository: KioskProductRepository {
     let inner: KioskProductRepository
     func products() -> [String] { inner.products().map { "wrapped \($0)" } }
 }
+
+#if Macros
+@Component
+struct KioskComponent {
+    @Provide(scope: .singleton) var repository: KioskProductRepository = KioskRemoteRepository()
+}
+
+func installComponent<C: ComponentProtocol>(_ component: C.Type, into container: WeaveDI.Container) {
+    component.registerAll(into: container)
+}
+
+final class ComponentConformanceUseTests: XCTestCase {
+    func testAComponentIsAComponentProtocolWithoutDeclaringIt() {
+        let container = WeaveDI.Container()
+        installComponent(KioskComponent.self, into: container)
+        XCTAssertEqual(container.resolve(KioskProductRepository.self)?.products(), ["iPhone", "Mac"])
+    }
+}
+#endif

@@ -346,7 +346,7 @@ extension AppDIManager {
 ///
 /// ```swift
 /// @Component
-/// struct AppComponent: ComponentProtocol {
+/// struct AppComponent {
 ///     @Provide(scope: .singleton) var database: Database = PostgresDatabase()
 /// }
 ///
@@ -355,8 +355,7 @@ extension AppDIManager {
 /// }
 /// ```
 ///
-/// `@Component` generates the members but does not declare the
-/// conformance: write `: ComponentProtocol` where generic code needs it.
+/// `@Component` generates the members and declares the conformance.
 public protocol ComponentProtocol: Sendable {
     /// A component value.
     init()

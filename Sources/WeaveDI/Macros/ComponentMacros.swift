@@ -19,8 +19,11 @@
 /// (`UserServiceImpl(repository: repository)`); in a registered factory,
 /// that name reads the container the component was registered into.
 /// Providers that depend on each other in a cycle are a compile-time error.
+/// The type also conforms to ``ComponentProtocol`` (so it must be `Sendable`
+/// and have an `init()`), as upstream's `@Component` declares.
 /// Needs the `Macros` trait (on by default).
 @attached(member, names: named(registerAll), arbitrary)
+@attached(extension, conformances: ComponentProtocol)
 public macro Component() = #externalMacro(module: "WeaveDIMacros", type: "ComponentMacro")
 
 /// Marks a stored property of a `@Component` type as a provider. The declared

@@ -218,7 +218,7 @@ c_stress() {
     # a section end whose store does not release the section's reads (only
     # TSan without the registry's annotations can see the second).
     mutant grace-waits-for-none portable_ck.c record_blocks \
-        'return epoch_before(atomic_load_explicit(&record->epoch, memory_order_acquire), target);' \
+        'return atomic_load_explicit(&record->epoch, memory_order_acquire) < target;' \
         '(void)target; return false;' asan portable \
         'ERROR: AddressSanitizer: heap-use-after-free' ASAN_OPTIONS=detect_leaks=0:halt_on_error=1
     mutant relaxed-end portable_ck.h ck_epoch_end 'active, memory_order_release' 'active, memory_order_relaxed' \

@@ -25,9 +25,12 @@
  *         happens before the section's reads.
  * A record whose epoch is older than T and that is active may have read the
  * old state: the writer waits for it (synchronize) or leaves the entry for a
- * later poll. An active record's epoch can only be a few ticks behind E,
- * since every writer waits for it, so epochs compare by signed difference
- * and E may wrap.
+ * later poll. E is 64 bits and grows by one per tick: at a tick a
+ * nanosecond it would wrap after 584 years, so epochs compare directly.
+ * (They were 32 bits compared by signed difference, sound only while no
+ * pending entry fell 2^31 ticks behind E: a thread that deferred a release
+ * and then idled while others wrote could get there, and its entry would
+ * then look newer than every bound.)
  *
  * Deferred calls need no epoch advance from polls: ck_epoch_call ticks E
  * itself after the caller's unlink, and the entry runs at the first poll
@@ -38,10 +41,6 @@ enum { WEAVE_CK_RECORD_USED = 0, WEAVE_CK_RECORD_FREE = 1 };
 
 CK_STACK_CONTAINER(ck_epoch_record_t, record_next, record_of_link)
 CK_STACK_CONTAINER(ck_epoch_entry_t, stack_entry, entry_of_link)
-
-static inline bool epoch_before(unsigned int a, unsigned int b) {
-    return (int)(a - b) < 0;
-}
 
 static inline ck_epoch_record_t *first_record(ck_epoch_t *global) {
     ck_stack_entry_t *link = ck_pr_load_ptr(&global->records.head);
@@ -57,11 +56,11 @@ static inline ck_epoch_record_t *next_record(ck_epoch_record_t *record) {
  * that gave E the value target. Acquire loads: a section seen over (or a
  * newer one's epoch) orders that section's reads before what the caller
  * frees next. */
-static inline bool record_blocks(ck_epoch_record_t *record, unsigned int target) {
+static inline bool record_blocks(ck_epoch_record_t *record, uint64_t target) {
     if (atomic_load_explicit(&record->active, memory_order_acquire) == 0) {
         return false;
     }
-    return epoch_before(atomic_load_explicit(&record->epoch, memory_order_acquire), target);
+    return atomic_load_explicit(&record->epoch, memory_order_acquire) < target;
 }
 
 void ck_epoch_init(ck_epoch_t *global) {
@@ -128,12 +127,12 @@ void ck_epoch_call(ck_epoch_record_t *record, ck_epoch_entry_t *entry, ck_epoch_
 /* Runs the pending entries whose tick is not after bound (all of them with
  * everything set). They are taken off the queue before any runs: a callback
  * may defer, poll or wait on this record again. Returns how many ran. */
-static unsigned int dispatch(ck_epoch_record_t *record, unsigned int bound, bool everything) {
+static unsigned int dispatch(ck_epoch_record_t *record, uint64_t bound, bool everything) {
     ck_epoch_entry_t *first = record->pending_head;
     ck_epoch_entry_t *last = NULL;
     ck_epoch_entry_t *cursor = first;
     unsigned int count = 0;
-    while (cursor != NULL && (everything || !epoch_before(bound, cursor->epoch))) {
+    while (cursor != NULL && (everything || cursor->epoch <= bound)) {
         last = cursor;
         count++;
         cursor = cursor->stack_entry.next == NULL ? NULL : entry_of_link(cursor->stack_entry.next);
@@ -163,13 +162,13 @@ bool ck_epoch_poll(ck_epoch_record_t *record) {
     atomic_thread_fence(memory_order_seq_cst);
     /* Every entry's tick is at most E now; the oldest epoch of an active
      * record bounds what may run. */
-    unsigned int bound = atomic_load_explicit(&global->epoch, memory_order_acquire);
+    uint64_t bound = atomic_load_explicit(&global->epoch, memory_order_acquire);
     for (ck_epoch_record_t *cursor = first_record(global); cursor != NULL; cursor = next_record(cursor)) {
         if (atomic_load_explicit(&cursor->active, memory_order_acquire) == 0) {
             continue;
         }
-        unsigned int epoch = atomic_load_explicit(&cursor->epoch, memory_order_acquire);
-        if (epoch_before(epoch, bound)) {
+        uint64_t epoch = atomic_load_explicit(&cursor->epoch, memory_order_acquire);
+        if (epoch < bound) {
             bound = epoch;
         }
     }
@@ -179,7 +178,7 @@ bool ck_epoch_poll(ck_epoch_record_t *record) {
 void ck_epoch_synchronize_wait(ck_epoch_t *global, ck_epoch_wait_cb_t *cb, void *ct) {
     /* The caller's unlinks before the tick and the scan. */
     atomic_thread_fence(memory_order_seq_cst);
-    unsigned int target = atomic_fetch_add_explicit(&global->epoch, 1, memory_order_seq_cst) + 1;
+    uint64_t target = atomic_fetch_add_explicit(&global->epoch, 1, memory_order_seq_cst) + 1;
     atomic_thread_fence(memory_order_seq_cst);
     for (ck_epoch_record_t *record = first_record(global); record != NULL; record = next_record(record)) {
         while (record_blocks(record, target)) {

@@ -146,7 +146,7 @@ typedef void ck_epoch_cb_t(ck_epoch_entry_t *);
 struct ck_epoch_entry {
     ck_epoch_cb_t *function;
     ck_stack_entry_t stack_entry; /* links the owner's pending queue */
-    unsigned int epoch;           /* the global epoch after ck_epoch_call's tick */
+    uint64_t epoch;               /* the global epoch after ck_epoch_call's tick */
 };
 
 #define CK_EPOCH_CONTAINER(T, M, N) WEAVE_CK_CONTAINER(ck_epoch_entry_t, T, M, N)
@@ -155,7 +155,7 @@ struct ck_epoch_entry {
 typedef struct ck_epoch_section ck_epoch_section_t;
 
 typedef struct ck_epoch {
-    _Atomic(unsigned int) epoch; /* every change is a read-modify-write (portable_ck.c) */
+    _Atomic(uint64_t) epoch; /* only grows, by read-modify-writes (portable_ck.c) */
     _Atomic(unsigned int) n_free;
     ck_stack_t records; /* every record ever registered; never shrinks */
 } ck_epoch_t;
@@ -167,7 +167,7 @@ typedef struct ck_epoch_record {
     ck_epoch_t *global;
     _Atomic(unsigned int) state;  /* WEAVE_CK_RECORD_USED or _FREE */
     _Atomic(unsigned int) active; /* section depth; written by the owner only */
-    _Atomic(unsigned int) epoch;  /* the global epoch read by the outermost begin */
+    _Atomic(uint64_t) epoch;      /* the global epoch read by the outermost begin */
     /* The owner's alone (a shared record never defers anything). */
     unsigned int n_pending;
     ck_epoch_entry_t *pending_head; /* oldest first, so epochs ascend */
@@ -211,7 +211,7 @@ static inline void ck_epoch_begin(ck_epoch_record_t *record, ck_epoch_section_t 
     if (active == 0) {
         atomic_store_explicit(&record->active, 1, memory_order_relaxed);
         atomic_thread_fence(memory_order_seq_cst);
-        unsigned int epoch = atomic_load_explicit(&record->global->epoch, memory_order_acquire);
+        uint64_t epoch = atomic_load_explicit(&record->global->epoch, memory_order_acquire);
         atomic_store_explicit(&record->epoch, epoch, memory_order_release);
     } else {
         atomic_store_explicit(&record->active, active + 1, memory_order_relaxed);

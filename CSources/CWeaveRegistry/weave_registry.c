@@ -2,6 +2,7 @@
 
 #include "weave_ck.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
@@ -436,12 +437,18 @@ void weave_read_end(void) {
 #define WRITER_SHIFT 16
 #define WRITERS_MASK ((uint64_t)0xffff)
 #define ONE_WRITE ((uint64_t)1 << WRITER_SHIFT)
-static uint64_t generation = ONE_WRITE;
+/* _Alignas(8): a 64-bit atomic on a 4-byte boundary (i386's alignment of a
+ * plain uint64_t) is not atomic. */
+static _Alignas(8) uint64_t generation = ONE_WRITE;
 
 /* Every slot ever made, for the sweep; and whether any slot cached a box
  * since the last sweep. */
 struct weave_slot {
-    void *word; /* box pointer | generation tag in the top 16 bits, or NULL */
+    /* The box pointer in the low 48 bits, the generation tag of the box in
+     * the top 16, or 0. 64 bits on every target, so one atomic word holds
+     * both with 32-bit pointers too (arm64_32, armv7, i386); on x86-64 its
+     * loads and compare-and-swaps are the same instructions as a pointer's. */
+    _Alignas(8) uint64_t word;
     uintptr_t key;
     void *owner;
     struct weave_slot *next;
@@ -450,17 +457,24 @@ static weave_slot_t *all_slots;
 static unsigned int slots_dirty;
 
 #define TAG_SHIFT 48
-#define TAG_MASK ((uintptr_t)0xffff)
-#define POINTER_MASK (((uintptr_t)1 << TAG_SHIFT) - 1)
+#define TAG_MASK ((uint64_t)0xffff)
+#define POINTER_MASK (((uint64_t)1 << TAG_SHIFT) - 1)
+_Static_assert(sizeof(((struct weave_slot *)0)->word) * CHAR_BIT == TAG_SHIFT + 16,
+               "the slot word holds a 48-bit pointer field and a 16-bit tag");
+_Static_assert(WRITER_SHIFT + 16 <= 64, "the tag is 16 bits of the 64-bit generation");
+/* A 32-bit pointer always fits the pointer field; a 64-bit one is checked
+ * by weave_slot_install, which never caches an address above 48 bits. */
+_Static_assert(sizeof(void *) * CHAR_BIT <= TAG_SHIFT || sizeof(void *) == 8,
+               "pointers must be 32 bits (fit the field) or 64 (checked at install)");
 /* A sweep runs at least this often (in generations), so no cached box can
  * live long enough for its 16-bit tag to match again. */
 #define FORCED_SWEEP_PERIOD 0x4000u
 
-static inline uintptr_t tag_of_generation(uint64_t g) {
-    return (uintptr_t)((g >> WRITER_SHIFT) & TAG_MASK);
+static inline uint64_t tag_of_generation(uint64_t g) {
+    return (g >> WRITER_SHIFT) & TAG_MASK;
 }
-static inline uintptr_t tag_of_word(uintptr_t w) { return (w >> TAG_SHIFT) & TAG_MASK; }
-static inline void *pointer_of_word(uintptr_t w) { return (void *)(w & POINTER_MASK); }
+static inline uint64_t tag_of_word(uint64_t w) { return (w >> TAG_SHIFT) & TAG_MASK; }
+static inline void *pointer_of_word(uint64_t w) { return (void *)(uintptr_t)(w & POINTER_MASK); }
 
 /* Values retired by readers (stale boxes a refresh replaced), released by
  * the next write after its grace period. A Treiber stack of small nodes. */
@@ -553,17 +567,17 @@ struct release_list {
 
 /* Boxes whose tag is older than `current`'s (by less than half the tag
  * space: a newer tag, from a write that raced this one, stays). */
-static inline bool tag_is_older(uintptr_t tag, uintptr_t current) {
-    uintptr_t distance = (current - tag) & TAG_MASK;
+static inline bool tag_is_older(uint64_t tag, uint64_t current) {
+    uint64_t distance = (current - tag) & TAG_MASK;
     return distance != 0 && distance < 0x8000;
 }
 
 static struct retired *sweep_slots(uint64_t current, struct retired *list) {
-    uintptr_t current_tag = tag_of_generation(current);
+    uint64_t current_tag = tag_of_generation(current);
     bool kept = false;
     for (weave_slot_t *slot = ck_pr_load_ptr(&all_slots); slot != NULL; slot = slot->next) {
         TSAN_ACQUIRE(slot);
-        uintptr_t word = (uintptr_t)ck_pr_load_ptr(&slot->word);
+        uint64_t word = ck_pr_load_64(&slot->word);
         if (word == 0) {
             continue;
         }
@@ -573,7 +587,7 @@ static struct retired *sweep_slots(uint64_t current, struct retired *list) {
             kept = true;
             continue;
         }
-        if (ck_pr_cas_ptr(&slot->word, (void *)word, NULL)) {
+        if (ck_pr_cas_64(&slot->word, word, 0)) {
             struct retired *node = malloc(sizeof(*node));
             if (node == NULL) {
                 abort();
@@ -851,7 +865,12 @@ struct weave_node {
     struct weave_node *unlinked_next; /* chains the nodes clear/destroy unlink */
 };
 
-#define HASH_SEED 0x9e3779b97f4a7c15UL
+/* 64 bits on every target: key_hash mixes in uint64_t and keeps the low
+ * bits that fit an unsigned long (all 64 on LP64, 32 on 32-bit targets,
+ * where ck_hs and the slot index take their buckets from those bits). ck_hs
+ * hands its seed only to node_hash, which ignores it: the seed's cast to
+ * unsigned long below loses nothing. */
+#define HASH_SEED UINT64_C(0x9e3779b97f4a7c15)
 #define INITIAL_CAPACITY 32
 
 static inline unsigned long key_hash(uintptr_t key) {
@@ -889,7 +908,7 @@ weave_registry_t *weave_registry_create(weave_registry_t *parent) {
         return NULL;
     }
     if (!ck_hs_init(&registry->table, CK_HS_MODE_OBJECT | CK_HS_MODE_SPMC, node_hash, node_equal,
-                    &table_allocator, INITIAL_CAPACITY, HASH_SEED)) {
+                    &table_allocator, INITIAL_CAPACITY, (unsigned long)HASH_SEED)) {
         free(registry);
         return NULL;
     }
@@ -1404,9 +1423,9 @@ weave_slot_t *weave_slot_create(uintptr_t key) {
 void *weave_slot_peek(weave_slot_t *slot) {
     slot_read_begin();
     uint64_t current = ck_pr_load_64(&generation);
-    uintptr_t word = (uintptr_t)ck_pr_load_ptr(&slot->word);
+    uint64_t word = ck_pr_load_64(&slot->word);
     /* The tag and no write in progress, in one comparison. */
-    if (word == 0 || (current & 0xffffffffu) != (uint64_t)tag_of_word(word) << WRITER_SHIFT) {
+    if (word == 0 || (current & 0xffffffffu) != tag_of_word(word) << WRITER_SHIFT) {
         return NULL;
     }
     void *box = pointer_of_word(word);
@@ -1416,13 +1435,13 @@ void *weave_slot_peek(weave_slot_t *slot) {
 
 /* Inside a read section: the install itself. Returns the box it replaced,
  * if any, through stale. */
-static inline bool slot_install_in_section(weave_slot_t *slot, uint64_t expected, uintptr_t pointer,
+static inline bool slot_install_in_section(weave_slot_t *slot, uint64_t expected, uint64_t pointer,
                                            void **stale) {
     if ((expected & WRITERS_MASK) != 0 || ck_pr_load_64(&generation) != expected) {
         return false; /* read during a write, or before one */
     }
-    uintptr_t word = (uintptr_t)ck_pr_load_ptr(&slot->word);
-    uintptr_t tagged = pointer | (tag_of_generation(expected) << TAG_SHIFT);
+    uint64_t word = ck_pr_load_64(&slot->word);
+    uint64_t tagged = pointer | (tag_of_generation(expected) << TAG_SHIFT);
     /* Only a box older than ours is replaced. A reader whose generation
      * check above passed just before a write completed may get here after
      * another reader installed a box at the new generation; replacing that
@@ -1433,8 +1452,8 @@ static inline bool slot_install_in_section(weave_slot_t *slot, uint64_t expected
         return false;
     }
     ck_pr_fence_store(); /* the box's contents before the box (arm64) */
-    TSAN_RELEASE((void *)pointer);
-    if (!ck_pr_cas_ptr(&slot->word, (void *)word, (void *)tagged)) {
+    TSAN_RELEASE((void *)(uintptr_t)pointer);
+    if (!ck_pr_cas_64(&slot->word, word, tagged)) {
         return false;
     }
     *stale = word == 0 ? NULL : pointer_of_word(word);
@@ -1445,7 +1464,7 @@ static inline bool slot_install_in_section(weave_slot_t *slot, uint64_t expected
 }
 
 bool weave_slot_install(weave_slot_t *slot, uint64_t expected, void *box) {
-    uintptr_t pointer = (uintptr_t)box;
+    uint64_t pointer = (uintptr_t)box;
     if ((pointer & ~POINTER_MASK) != 0) {
         return false; /* an address the tag would clobber: never cache it */
     }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: the format check, the C warning check, the model
+# The whole test suite: the format check, the C warning check, the C
+# registry's cross builds (scripts/cross-check.sh), the model
 # checks (spin, scripts/model-check.sh), unit, model-based and stress tests,
 # the documentation build, the tests of the configuration Apple platforms
 # get (no system ck, swift-atomics), README's quick start, the
@@ -17,6 +18,9 @@ scripts/format.sh --check
 
 step "C warnings"
 scripts/check-c-warnings.sh
+
+step "C registry cross-built: i386, armhf, aarch64 under qemu-user (stress test included), watchOS arm64_32 and iOS arm64 with Swift's clang"
+scripts/cross-check.sh
 
 step "model checks (spin: the build protocol, the slot cache and the async build protocol, each with mutants spin must reject)"
 scripts/model-check.sh

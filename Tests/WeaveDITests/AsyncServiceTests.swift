@@ -391,6 +391,24 @@ final class AsyncServiceTests: DITestCase {
         XCTAssertNotNil(container.resolve(Mailer.self), "a service that built is kept")
     }
 
+    /// Issue 41 (a): a cycle is a problem however the factory it reaches
+    /// handles it; one swallowed with `try?` still ends in a report's
+    /// cycle, as `validate()` reports a synchronous one.
+    func testValidateAsyncReportsACycleAFactorySwallowed() async throws {
+        UnifiedDI.register(CycleA.self, scope: .singleton) {
+            _ = try await UnifiedDI.resolveAsyncThrowing(CycleB.self)
+            return CycleA()
+        }
+        UnifiedDI.register(CycleB.self, scope: .singleton) {
+            _ = try? await UnifiedDI.resolveAsyncThrowing(CycleA.self)
+            return CycleB()
+        }
+        let report = try await within(10) { await UnifiedDI.validateAsync() }
+        let cycles = report.problems.map(\.description).filter { $0.hasPrefix("cycle:") }
+        XCTAssertEqual(cycles.count, 1, "\(report)")
+        XCTAssertTrue(cycles.allSatisfy { $0.contains("CycleA") && $0.contains("CycleB") }, "\(cycles)")
+    }
+
     func testValidateAsyncBuildsAsyncRegistrationsWithTheSameReport() async throws {
         let builds = Counter()
         let livePoolBuilds = Counter()

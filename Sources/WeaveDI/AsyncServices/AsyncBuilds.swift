@@ -143,7 +143,7 @@ enum AsyncBuilds {
         }
         let name = typeName(T.self)
         if let cycle = AsyncChain.cycle(at: registration, name: name) {
-            throw cycle
+            throw AsyncValidationRun.noted(cycle)
         }
         #if WEAVE_STRESS_HOOKS
         await AsyncBuildHooks.reached(.afterFirstLook, T.self)
@@ -195,6 +195,9 @@ enum AsyncBuilds {
                 }
                 switch step {
                 case .resume(let result):
+                    if case .failure(let error as DIError) = result {
+                        _ = AsyncValidationRun.noted(error)
+                    }
                     continuation.resume(with: result)
                 case .wait:
                     break
@@ -268,7 +271,7 @@ enum AsyncBuilds {
     ) async throws -> T {
         let name = typeName(T.self)
         if let cycle = AsyncChain.cycle(at: registration, name: name) {
-            throw cycle
+            throw AsyncValidationRun.noted(cycle)
         }
         let chain = AsyncChain.links
         do {

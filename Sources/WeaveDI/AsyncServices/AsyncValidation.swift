@@ -121,6 +121,19 @@ final class AsyncValidationRun: Sendable {
         }
     }
 
+    /// `error` as it is thrown, and, when it is a cycle met while a
+    /// validation runs, recorded where it is found: the factory it is
+    /// thrown into may swallow it (`try?`) and still return, so the root's
+    /// outcome would not show it (`validate()` records its cycles the same
+    /// way). Off the validation the cost is one task-local read, on the
+    /// cycle path only.
+    static func noted(_ error: DIError) -> DIError {
+        if case .circularDependency = error, let run = current {
+            run.note(error, building: "")
+        }
+        return error
+    }
+
     /// How a root's build ended.
     func note(_ error: DIError, building root: String) {
         records.withLock { records in

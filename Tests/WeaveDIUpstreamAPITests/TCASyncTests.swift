@@ -60,6 +60,16 @@ private final class InjectedConsumer {
     @Injected(\.plainInjected) var service
 }
 
+// `@Injected(SomeDependencyKey.self)`: reads the key, and once sync is in
+// use a WeaveDI registration of its value type.
+private final class DependencyKeyConsumer {
+    @Injected(SyncedServiceKey.self) var service
+}
+
+private func keyConsumerName() -> String {
+    DependencyKeyConsumer().service.name
+}
+
 private func dependencyName() -> String {
     @Dependency(\.syncedService) var service
     return service.name
@@ -193,6 +203,116 @@ final class TCASyncTests: UpstreamTestCase {
         }
         XCTAssertEqual(resolvedName(), "registered-later")
         XCTAssertEqual(dependencyName(), "registered-later")
+    }
+
+    // MARK: Reading a DependencyKey through WeaveDI once sync is in use
+
+    func testInjectedDependencyKeyWithoutSyncReadsTheKeyOnly() async {
+        await MainActor.run { TCASmartSync.resetForTesting() }
+        UnifiedDI.register((any SyncedService).self) { NamedService("registered") }
+        // An app that never turns sync on: a registration of the value type
+        // does not change what the key reads, as with @Dependency.
+        XCTAssertEqual(keyConsumerName(), "dependency-test")
+        @Dependency(SyncedServiceKey.self) var plain
+        XCTAssertEqual(plain.name, "dependency-test")
+    }
+
+    @MainActor
+    func testInjectedDependencyKeyReadsPlainRegistrationOnceSyncIsEnabled() async {
+        enableBidirectionalTCASync()
+        defer { TCASmartSync.resetForTesting() }
+        UnifiedDI.register((any SyncedService).self) { NamedService("registered") }
+        XCTAssertEqual(keyConsumerName(), "registered")
+
+        // A plain withDependencies override of the key still wins, in its
+        // scope and its child tasks only.
+        await withDependencies {
+            $0.plainService = NamedService("plain-override")
+        } operation: {
+            XCTAssertEqual(keyConsumerName(), "plain-override")
+            let inChild = await Task { keyConsumerName() }.value
+            let elsewhere = await Task.detached { keyConsumerName() }.value
+            XCTAssertEqual(inChild, "plain-override")
+            XCTAssertEqual(elsewhere, "registered")
+        }
+        XCTAssertEqual(keyConsumerName(), "registered")
+
+        // So does a synced one.
+        withDependencies {
+            $0.syncedService = NamedService("synced-override")
+        } operation: {
+            XCTAssertEqual(keyConsumerName(), "synced-override")
+        }
+        XCTAssertEqual(keyConsumerName(), "registered")
+
+        // And a withInjectedValues override of the value type.
+        withInjectedValues {
+            $0.plainInjected = NamedService("injected-override")
+        } operation: {
+            XCTAssertEqual(keyConsumerName(), "injected-override")
+        }
+        XCTAssertEqual(keyConsumerName(), "registered")
+    }
+
+    @MainActor
+    func testTurningSyncOffRestoresThePlainKeyRead() {
+        enableBidirectionalTCASync()
+        defer { TCASmartSync.resetForTesting() }
+        UnifiedDI.register((any SyncedService).self) { NamedService("registered") }
+        XCTAssertEqual(keyConsumerName(), "registered")
+        // Nothing bridged the type, so with sync off the key reads as
+        // @Dependency does.
+        TCASmartSync.resetForTesting()
+        XCTAssertEqual(keyConsumerName(), "dependency-test")
+    }
+
+    @MainActor
+    func testInjectedDependencyKeyWithSyncEnabledAndNoRegistrationReadsTheKey() {
+        enableBidirectionalTCASync()
+        defer { TCASmartSync.resetForTesting() }
+        XCTAssertEqual(keyConsumerName(), "dependency-test")
+        withDependencies {
+            $0.plainService = NamedService("plain-override")
+        } operation: {
+            XCTAssertEqual(keyConsumerName(), "plain-override")
+        }
+    }
+
+    func testSyncRegistrationIsReadByInjectedDependencyKeyWithoutEnabling() {
+        UnifiedDI.registerWithAutoSync((any SyncedService).self) { NamedService("weavedi") }
+        XCTAssertEqual(keyConsumerName(), "weavedi")
+        withDependencies {
+            $0.plainService = NamedService("plain-override")
+        } operation: {
+            XCTAssertEqual(keyConsumerName(), "plain-override")
+            XCTAssertEqual(dependencyName(), "plain-override")
+        }
+        withDependencies {
+            $0.syncedService = NamedService("synced-override")
+        } operation: {
+            XCTAssertEqual(keyConsumerName(), "synced-override")
+        }
+        XCTAssertEqual(keyConsumerName(), "weavedi")
+        XCTAssertEqual(dependencyName(), "weavedi")
+    }
+
+    func testPlainKeyOverrideWinsOverRegistrationInSyncedReads() {
+        // The synced getter bridges the type from the key, so WeaveDI reads
+        // of the type see the key's own overrides too.
+        XCTAssertEqual(dependencyName(), "dependency-test")
+        UnifiedDI.register((any SyncedService).self) { NamedService("registered") }
+        XCTAssertEqual(dependencyName(), "registered")
+        withDependencies {
+            $0.plainService = NamedService("plain-override")
+        } operation: {
+            XCTAssertEqual(dependencyName(), "plain-override")
+            XCTAssertEqual(resolvedName(), "plain-override")
+            XCTAssertEqual(keyConsumerName(), "plain-override")
+            XCTAssertEqual(InjectedConsumer().service.name, "plain-override")
+        }
+        XCTAssertEqual(dependencyName(), "registered")
+        XCTAssertEqual(resolvedName(), "registered")
+        XCTAssertEqual(keyConsumerName(), "registered")
     }
 
     // MARK: withInjectedValues to swift-dependencies, scoped

@@ -15,10 +15,52 @@ import Dependencies
 //   order, then the registration under `TCASyncBase<T>` (never the bridge
 //   itself), then the key's own `DependencyValues` value.
 //
+// - `@Injected(K.self)` for a swift-dependencies key `K` reads what
+//   `@Dependency(K.self)` reads until the app uses sync (`TCASyncGate`).
+//   From then on, a read of `K` through WeaveDI or a synced getter gives,
+//   in order: a `withInjectedValues` override of `K.Value`, a
+//   `withDependencies` override of `K` itself (plain or synced), a synced
+//   override of `K.Value`, the app's WeaveDI registration of `K.Value`, and
+//   last what swift-dependencies has for `K` (its live, test or preview
+//   value). A registration is app-wide configuration, as a key's default
+//   is, so it outranks the default but never a scoped override.
+//
 // Both overrides are task-local (a `withInjectedValues` scope, a
 // `withDependencies` scope), so they never leak to other tasks or outlive
 // their scope, and neither side ever reads the other's read-through path,
 // so a read never loops.
+
+/// Whether the app uses TCA sync, read before any sync work so that an app
+/// that never does pays one relaxed load per `@Injected(K.self)` read and
+/// nothing else.
+enum TCASyncGate {
+    /// Set by enabling sync or by bridging a type; never cleared, since a
+    /// bridge stays until the registry is released and the read must see it.
+    private static let used = PlatformAtomic<Bool>(false)
+    /// ``TCASmartSync/isEnabled``, readable from any isolation.
+    private static let enabled = PlatformAtomic<Bool>(false)
+
+    /// Whether a read of a swift-dependencies key must look for WeaveDI's
+    /// values of its type at all.
+    @inline(__always)
+    static var isActive: Bool { used.load(ordering: .relaxed) }
+
+    /// Whether every key's value type is synced, not only bridged ones.
+    static var isEnabled: Bool { enabled.load(ordering: .relaxed) }
+
+    static func setEnabled(_ on: Bool) {
+        enabled.store(on, ordering: .relaxed)
+        if on {
+            used.store(true, ordering: .relaxed)
+        }
+    }
+
+    static func noteBridge() {
+        if !used.load(ordering: .relaxed) {
+            used.store(true, ordering: .relaxed)
+        }
+    }
+}
 
 /// A synced swift-dependencies override of `T`, stored in `DependencyValues`
 /// beside the key it overrides so WeaveDI can find it by type.
@@ -47,7 +89,7 @@ enum TCASyncBridge {
     /// Puts the bridge at `T` in the live container unless it is there
     /// already; a registration found at `T` moves behind it. `source` is the
     /// last resort of a read (a key's default), nil when there is none.
-    static func install<T: Sendable>(_ type: T.Type, source: (@Sendable () -> T)?) {
+    static func install<T: Sendable>(_ type: T.Type, key: DependencyKeyType? = nil, source: (@Sendable () -> T)?) {
         let registry = DIContainer.live.registry
         if let current = Resolver.entry(T.self, in: registry), isBridge(current, for: T.self) {
             return
@@ -64,8 +106,9 @@ enum TCASyncBridge {
                 registry.remove(baseKey)
             }
             let bridge = LazyEntry(scope: .transient) { () throws -> T in
-                try bridgedRead(T.self, source: source)
+                try bridgedRead(T.self, key: key, source: source)
             }
+            TCASyncGate.noteBridge()
             DIContainer.live.storeRegistration(bridge, key: typeKey(T.self), scope: .transient)
             bridges[ObjectIdentifier(T.self)] = bridge
         }
@@ -78,7 +121,7 @@ enum TCASyncBridge {
     }
 
     private static func install<T: Sendable>(_ type: T.Type, reading key: DependencyKeyType) {
-        install(T.self, source: { key.read(T.self) })
+        install(T.self, key: key, source: { key.read(T.self) })
     }
 
     /// Installs the bridge of `K.Value`, falling back on the key's default.
@@ -93,13 +136,24 @@ enum TCASyncBridge {
         DIContainer.live.storeRegistration(entry, key: typeKey(TCASyncBase<T>.self), scope: nil)
     }
 
-    /// The bridge's read (see the top of this file).
-    static func bridgedRead<T: Sendable>(_ type: T.Type, source: (@Sendable () -> T)?) throws -> T {
+    /// The bridge's read (see the top of this file). `key` is the key the
+    /// bridge was installed from, if any: its own `withDependencies`
+    /// override wins over the registration, as in a read of that key.
+    static func bridgedRead<T: Sendable>(
+        _ type: T.Type, key: DependencyKeyType?, source: (@Sendable () -> T)?
+    ) throws -> T {
         if let overridden = injectedOverride(T.self) {
             return overridden
         }
-        if let overridden = DependencyValues._current[TCASyncOverrideKey<T>.self].value {
+        let values = DependencyValues._current
+        if let overridden = values[TCASyncOverrideKey<T>.self].value {
             return overridden
+        }
+        // Only with a registration to lose to is the override worth looking for.
+        if let key, Resolver.entry(TCASyncBase<T>.self, in: DIContainer.live.registry) != nil,
+            overrides(key, in: values)
+        {
+            return key.read(T.self, in: values)
         }
         var cacheable = false
         if let registered = try Resolver.resolve(
@@ -118,27 +172,40 @@ enum TCASyncBridge {
         OverrideScopes.noneActive ? nil : InjectedValues.task.overriddenValue(ofType: T.self)
     }
 
-    /// What WeaveDI holds for `T` apart from the swift-dependencies side:
-    /// a `withInjectedValues` override, else the app's registration (the
-    /// one behind the bridge, never the bridge). Nil when there is neither,
-    /// or the registration cannot be resolved (a cycle).
-    static func weaveDIValue<T: Sendable>(_ type: T.Type) -> T? {
-        injectedOverride(T.self) ?? registeredValue(T.self)
-    }
-
     /// The app's WeaveDI registration of `T` (the one behind the bridge,
     /// never the bridge), nil when there is none or it cannot be resolved.
     static func registeredValue<T: Sendable>(_ type: T.Type) -> T? {
-        do {
-            guard let entry = Resolver.entry(T.self, in: nil) else { return nil }
-            if isBridge(entry, for: T.self) {
-                var cacheable = false
-                return try Resolver.resolve(T.self, key: typeKey(TCASyncBase<T>.self), from: nil, cacheable: &cacheable)
-            }
-            return try Resolver.resolve(T.self, in: nil)
-        } catch {
-            return nil
+        guard let entry = Resolver.entry(T.self, in: nil) else { return nil }
+        return registrationKey(T.self, entry: entry).flatMap { registeredValue(T.self, at: $0) }
+    }
+
+    /// Where the app's own registration of `T` is, given the entry found at
+    /// `T`: `T`'s key, or the key behind the bridge; nil when the bridge
+    /// has nothing behind it.
+    private static func registrationKey<T: Sendable>(_ type: T.Type, entry: AnyRegistryEntry) -> TypeKey? {
+        guard isBridge(entry, for: T.self) else { return typeKey(T.self) }
+        let base = TCASyncBase<T>.self
+        return Resolver.entry(base, in: DIContainer.live.registry) == nil ? nil : typeKey(base)
+    }
+
+    /// The registration at `key`, nil when it cannot be resolved (a cycle).
+    private static func registeredValue<T: Sendable>(_ type: T.Type, at key: TypeKey) -> T? {
+        var cacheable = false
+        return try? Resolver.resolve(T.self, key: key, in: nil, cacheable: &cacheable)
+    }
+
+    /// Whether `values` holds a `withDependencies` override of `key`, plain
+    /// or synced. swift-dependencies answers a read the same way whether or
+    /// not the key is overridden, and keeps the overrides in a private
+    /// dictionary, so this reads that dictionary through reflection. When
+    /// it cannot (another layout, or reflection metadata stripped) it says
+    /// yes: the key's swift-dependencies value then wins, as it does without
+    /// sync, and no scoped override is ever hidden by a registration.
+    static func overrides(_ key: DependencyKeyType, in values: DependencyValues) -> Bool {
+        guard let storage = Mirror(reflecting: values).descendant("storage") as? [ObjectIdentifier: any Sendable] else {
+            return true
         }
+        return storage[key.identifier] != nil
     }
 
     /// A synced `DependencyValues` read of `K`.
@@ -148,10 +215,42 @@ enum TCASyncBridge {
         if let overridden = injectedOverride(K.Value.self) {
             return overridden
         }
-        if let overridden = values[TCASyncOverrideKey<K.Value>.self].value {
+        let registration = Resolver.entry(K.Value.self, in: nil).flatMap { registrationKey(K.Value.self, entry: $0) }
+        return keyRead(DependencyKeyType(K.self), registration: registration, in: values)
+    }
+
+    /// `@Injected(K.self)` once the app uses sync (`TCASyncGate`): the
+    /// read of a synced getter for a type that is bridged or while sync is
+    /// enabled, else what `@Dependency(K.self)` reads.
+    static func dependencyKeyRead<Value: Sendable>(_ key: DependencyKeyType, _: Value.Type) -> Value {
+        let entry = Resolver.entry(Value.self, in: nil)
+        let bridged = entry.map { isBridge($0, for: Value.self) } ?? false
+        guard bridged || TCASyncGate.isEnabled else {
+            return key.read(Value.self)
+        }
+        if let overridden = injectedOverride(Value.self) {
             return overridden
         }
-        return weaveDIValue(K.Value.self) ?? values[K.self]
+        let registration = entry.flatMap { registrationKey(Value.self, entry: $0) }
+        return keyRead(key, registration: registration, in: DependencyValues._current)
+    }
+
+    /// The rest of a synced read of `key` (see the top of this file), after
+    /// a `withInjectedValues` override.
+    private static func keyRead<Value: Sendable>(
+        _ key: DependencyKeyType, registration: TypeKey?, in values: DependencyValues
+    ) -> Value {
+        let synced = values[TCASyncOverrideKey<Value>.self].value
+        guard synced != nil || registration != nil, !overrides(key, in: values) else {
+            return key.read(Value.self, in: values)
+        }
+        if let synced {
+            return synced
+        }
+        if let registration, let registered = registeredValue(Value.self, at: registration) {
+            return registered
+        }
+        return key.read(Value.self, in: values)
     }
 
     /// A synced `DependencyValues` write of `K`: the key's own value, and

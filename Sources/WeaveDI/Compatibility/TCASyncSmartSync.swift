@@ -33,8 +33,13 @@ public enum TCABridgePolicy: String, CaseIterable, Sendable {
 /// value is copied. The bridge works whether or not ``isEnabled`` is set.
 public enum TCASmartSync {
     /// Whether ``enableGlobalAutoSync()`` (or ``ensureAutoInitialized()``)
-    /// has run.
-    @MainActor public static var isEnabled = false
+    /// has run. While it is set, `@Injected(SomeDependencyKey.self)` reads a
+    /// WeaveDI registration of the key's value type before the key's own
+    /// value (a scoped override still comes first); clearing it restores
+    /// the plain swift-dependencies read for types no sync call bridged.
+    @MainActor public static var isEnabled = false {
+        didSet { TCASyncGate.setEnabled(isEnabled) }
+    }
 
     /// The policy last configured (see ``TCABridgePolicy``).
     @MainActor public static var currentPolicy: TCABridgePolicy = .testPriority

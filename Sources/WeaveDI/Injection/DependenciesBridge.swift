@@ -39,6 +39,11 @@ extension Injected {
     /// reads what `@Dependency(APIClientKey.self)` would read at that moment
     /// (a `withDependencies` override, else the key's live, test or preview
     /// value), so code moving between the two libraries sees one value.
+    /// Once the app turns TCA sync on (`enableBidirectionalTCASync()`), or
+    /// for a value type synced through a sync registration or a synced
+    /// property, a WeaveDI registration of the key's value type comes before
+    /// the key's own value, and a `withInjectedValues` or `withDependencies`
+    /// override still comes before both, in its scope only.
     ///
     /// ```swift
     /// enum APIClientKey: DependencyKey {
@@ -83,15 +88,30 @@ struct DependencyKeyType: @unchecked Sendable {
         }
         return open(key)
     }
+
+    /// The key's value in `values`, for a caller that has read them already.
+    func read<Value>(_: Value.Type, in values: DependencyValues) -> Value {
+        func open<K: TestDependencyKey>(_ key: K.Type) -> Value {
+            values[key] as! Value
+        }
+        return open(key)
+    }
 }
 
 extension InjectionSlots {
-    static func slot<Value>(forDependencyKey key: DependencyKeyType, value: Value.Type) -> Unmanaged<InjectionSlot<Value>> {
+    static func slot<Value: Sendable>(
+        forDependencyKey key: DependencyKeyType, value: Value.Type
+    ) -> Unmanaged<InjectionSlot<Value>> {
         let identity = identity(key.identifier, .dependencyKey)
         if let owner = weave_slot_find(identity) {
             return Unmanaged.fromOpaque(owner)
         }
-        return makeSlot(identity: identity, uncached: { key.read(Value.self) })
+        return makeSlot(
+            identity: identity,
+            uncached: {
+                // An app that never uses TCA sync pays this one load.
+                TCASyncGate.isActive ? TCASyncBridge.dependencyKeyRead(key, Value.self) : key.read(Value.self)
+            })
     }
 }
 

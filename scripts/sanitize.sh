@@ -21,7 +21,9 @@
 #      must reject: buildOnce without its re-check after a claim won
 #      (BuildWindowTests), an async waiter without its look or its
 #      cancellation check under the lock (AsyncBuildWindowTests), a scope's
-#      holder that does not keep its registration (TaskScopeTests).
+#      holder that does not keep its registration (TaskScopeTests), and a
+#      factory's async chain link counted after it returned or never
+#      (AsyncServiceTests, issue 41 b).
 # The C test is compiled here with cc, not built as its SwiftPM target:
 # SwiftPM would link Debian's libck.so, which is not instrumented, so ck's
 # epoch and hash-set code would be invisible to the sanitizers. Here ck's own
@@ -313,6 +315,17 @@ swift_mutants() {
     swift_mutant async-no-cancel-check Sources/WeaveDI/AsyncServices/AsyncBuilds.swift \
         's/\n *if Task\.isCancelled \{\n *return \.resume\(\.failure\(CancellationError\(\)\)\)\n *\}//' \
         AsyncBuildWindowTests "an async waiter without its cancellation check under the lock"
+    # Issue 41 (b): a factory's link still counted once it has returned: a
+    # task the factory left running gets a cycle for resolving its type later.
+    swift_mutant returned-link-counts Sources/WeaveDI/AsyncServices/AsyncBuilds.swift \
+        's/ && !\$0\.frame\.hasReturned//' \
+        AsyncServiceTests.testATaskAFactoryLeftRunning "a returned factory's link still on its tasks' chain"
+    # Issue 41 (b): a factory's run marked returned as it starts (tasks it
+    # starts never on its chain): a factory awaiting a task that resolves its
+    # own registration hangs (a singleton) or recurses (a transient).
+    swift_mutant returned-at-start Sources/WeaveDI/AsyncServices/AsyncBuilds.swift \
+        's/defer \{ (flight|frame)\.markReturned\(\) \}/$1.markReturned()/g' \
+        AsyncServiceTests.testAFactoryAwaitingATask "a factory's tasks never on its chain"
     # A scope's holder that does not hold its registration: a .task resolve
     # through the type slot takes no reference of its own, so a registration
     # released mid-request would be freed under the scope that built from it.

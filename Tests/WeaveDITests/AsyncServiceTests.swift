@@ -391,6 +391,108 @@ final class AsyncServiceTests: DITestCase {
         XCTAssertNotNil(container.resolve(Mailer.self), "a service that built is kept")
     }
 
+    /// Issue 41 (b): a task a factory starts and leaves running is off the
+    /// factory's chain once the factory has returned. It resolves the same
+    /// registration afterwards: a transient's builds afresh, a singleton's
+    /// is the instance built, neither a cycle.
+    func testATaskAFactoryLeftRunningResolvesItsRegistrationWithoutACycle() async throws {
+        final class Ticker: Sendable {}
+        final class Clock: Sendable {}
+        let afterReturn = Gate()
+        let tasks = Locked<[Task<String, Never>]>([])
+        @Sendable func started(_ resolve: @escaping @Sendable () async throws -> Void) {
+            let task = Task {
+                await afterReturn.wait()
+                do {
+                    try await resolve()
+                    return "resolved"
+                } catch {
+                    return "\(error)"
+                }
+            }
+            tasks.withLock { $0.append(task) }
+        }
+        let tickers = Locked(0)
+        UnifiedDI.register(Ticker.self, scope: .transient) { () async throws -> Ticker in
+            // The first build only: the task's own build must not start another.
+            if tickers.withLock({
+                $0 += 1
+                return $0
+            }) == 1 {
+                started { _ = try await UnifiedDI.resolveAsyncThrowing(Ticker.self) }
+            }
+            return Ticker()
+        }
+        UnifiedDI.register(Clock.self, scope: .singleton) { () async throws -> Clock in
+            started { _ = try await UnifiedDI.resolveAsyncThrowing(Clock.self) }
+            return Clock()
+        }
+        _ = try await UnifiedDI.resolveAsyncThrowing(Ticker.self)
+        let clock = try await UnifiedDI.resolveAsyncThrowing(Clock.self)
+        afterReturn.open()
+        let outcomes = try await within(10) { () -> [String] in
+            var outcomes: [String] = []
+            for task in tasks.withLock({ $0 }) {
+                outcomes.append(await task.value)
+            }
+            return outcomes
+        }
+        XCTAssertEqual(outcomes, ["resolved", "resolved"])
+        XCTAssertEqual(tickers.withLock { $0 }, 2)
+        let again = try await UnifiedDI.resolveAsyncThrowing(Clock.self)
+        XCTAssertTrue(again === clock)
+    }
+
+    /// Issue 41 (b): a cycle through a task is still one while the factory
+    /// that started the task runs: a factory awaiting a task that resolves
+    /// the factory's own registration is reported, not left hanging (a
+    /// singleton's) or recursing (a transient's).
+    func testAFactoryAwaitingATaskThatResolvesItsOwnRegistrationIsACycle() async throws {
+        final class Ticker: Sendable {}
+        final class Clock: Sendable {}
+        struct Recursed: Error {}
+        // Were the cycle missed, the transient would recurse through ever
+        // more tasks: bounded, so that ends too.
+        let tickers = Locked(0)
+        UnifiedDI.register(Ticker.self, scope: .transient) { () async throws -> Ticker in
+            if tickers.withLock({
+                $0 += 1
+                return $0
+            }) > 50 {
+                throw Recursed()
+            }
+            return try await Task { try await UnifiedDI.resolveAsyncThrowing(Ticker.self) }.value
+        }
+        UnifiedDI.register(Clock.self, scope: .singleton) { () async throws -> Clock in
+            try await Task { try await UnifiedDI.resolveAsyncThrowing(Clock.self) }.value
+        }
+        // Not `within`: a missed cycle leaves a wait that no cancellation
+        // ends, and its task group would wait for it.
+        func outcome(_ body: @escaping @Sendable () async throws -> Void) async -> String {
+            let result = Locked<String?>(nil)
+            let done = Gate()
+            Task {
+                do {
+                    try await body()
+                    result.withLock { $0 = "built" }
+                } catch {
+                    result.withLock { $0 = "\(error)" }
+                }
+                done.open()
+            }
+            Task {
+                try? await Task.sleep(for: .seconds(5))
+                done.open()
+            }
+            await done.wait()
+            return result.withLock { $0 } ?? "hung"
+        }
+        let ticker = await outcome { _ = try await UnifiedDI.resolveAsyncThrowing(Ticker.self) }
+        let clock = await outcome { _ = try await UnifiedDI.resolveAsyncThrowing(Clock.self) }
+        XCTAssertTrue(ticker.contains("circular dependency") && ticker.contains("Ticker -> "), ticker)
+        XCTAssertTrue(clock.contains("circular dependency") && clock.contains("Clock -> "), clock)
+    }
+
     /// Issue 41 (a): a cycle is a problem however the factory it reaches
     /// handles it; one swallowed with `try?` still ends in a report's
     /// cycle, as `validate()` reports a synchronous one.

@@ -10,11 +10,28 @@ import Synchronization
 /// the build this task runs for. Task-locals: an async factory hops threads,
 /// so the thread's `ResolutionContext` cannot carry its chain. Child tasks
 /// (and the build task a waiter starts) inherit them.
+///
+/// A task a factory starts inherits them too, unstructured (`Task {}`) or
+/// not: nothing tells the two apart. What is provable, and what the checks
+/// below keep to:
+/// - Once a factory has returned (or thrown), nothing it started can be
+///   what it waits for, so its link and its flight no longer count: a task
+///   it left running that resolves its registration later builds or waits
+///   as any other task does, with no cycle.
+/// - While it runs, a task it started that resolves its registration is
+///   reported as a cycle. The factory may await that task (`await
+///   task.value`): a singleton's would then wait for a build that waits
+///   for it, and a transient's would recurse without end, and no wait the
+///   library sees would show it. A task the factory does not await gets the
+///   same error; it may resolve again once the factory has returned.
+/// IntegrationTests/Models/async_build.pml models the first rule.
 @usableFromInline
 enum AsyncChain {
     struct Link: Sendable {
         let registration: ObjectIdentifier
         let name: String
+        /// The factory run this link stands for.
+        let frame: BuildFrame
     }
 
     @TaskLocal static var links: [Link] = []
@@ -29,15 +46,30 @@ enum AsyncChain {
     /// chain: it starts and ends with the repeated type.
     static func cycle(at registration: ObjectIdentifier, name: String) -> DIError? {
         let links = links
-        guard let start = links.firstIndex(where: { $0.registration == registration }) else { return nil }
+        guard let start = links.firstIndex(where: { $0.registration == registration && !$0.frame.hasReturned })
+        else { return nil }
         return .circularDependency(chain: (links[start...].map(\.name) + [name]).joined(separator: " -> "))
     }
 }
 
-/// One async build in flight: the instance of one holder, built by one task
-/// that no waiter owns. Every field is guarded by `AsyncBuilds.state`.
+/// One run of an async factory, for `AsyncChain`: whether it has returned.
+/// The flag is written by the factory's task once and read by any task that
+/// inherited the chain, with no other data published through it: a reader
+/// that sees it late (still running) takes the conservative answer, a cycle.
 @usableFromInline
-class AsyncFlight: @unchecked Sendable {
+class BuildFrame: @unchecked Sendable {
+    private let returned = PlatformAtomic<Bool>(false)
+
+    var hasReturned: Bool { returned.load(ordering: .acquiring) }
+
+    func markReturned() { returned.store(true, ordering: .releasing) }
+}
+
+/// One async build in flight: the instance of one holder, built by one task
+/// that no waiter owns. Every field but `BuildFrame`'s flag is guarded by
+/// `AsyncBuilds.state`.
+@usableFromInline
+class AsyncFlight: BuildFrame, @unchecked Sendable {
     let name: String
     /// The builds this one's factory is waiting for now, with how many of
     /// its waits are on each.
@@ -149,8 +181,10 @@ enum AsyncBuilds {
         await AsyncBuildHooks.reached(.afterFirstLook, T.self)
         #endif
         let key = ObjectIdentifier(holder)
-        let me = AsyncChain.flight
-        let chain = AsyncChain.links + [AsyncChain.Link(registration: registration, name: name)]
+        // A flight whose factory has returned waits on nothing: a task it
+        // left running waits as one no build runs for.
+        let me = AsyncChain.flight.flatMap { $0.hasReturned ? nil : $0 }
+        let chain = AsyncChain.links
         let id = state.withLock { state in
             state.lastWaiter += 1
             return state.lastWaiter
@@ -202,7 +236,8 @@ enum AsyncBuilds {
                 case .wait:
                     break
                 case .start(let flight):
-                    launch(flight, key: key, chain: chain, publish: publish, make: make)
+                    let link = AsyncChain.Link(registration: registration, name: name, frame: flight)
+                    launch(flight, key: key, chain: chain + [link], publish: publish, make: make)
                 }
             }
         } onCancel: {
@@ -231,7 +266,8 @@ enum AsyncBuilds {
             do {
                 let value = try await AsyncChain.$links.withValue(chain) {
                     try await AsyncChain.$flight.withValue(flight) {
-                        try await make()
+                        defer { flight.markReturned() }
+                        return try await make()
                     }
                 }
                 outcome = .success(publish(value))
@@ -274,9 +310,12 @@ enum AsyncBuilds {
             throw AsyncValidationRun.noted(cycle)
         }
         let chain = AsyncChain.links
+        let frame = BuildFrame()
         do {
-            return try await AsyncChain.$links.withValue(chain + [AsyncChain.Link(registration: registration, name: name)]) {
-                try await make()
+            let link = AsyncChain.Link(registration: registration, name: name, frame: frame)
+            return try await AsyncChain.$links.withValue(chain + [link]) {
+                defer { frame.markReturned() }
+                return try await make()
             }
         } catch let error as CancellationError where Task.isCancelled {
             throw error

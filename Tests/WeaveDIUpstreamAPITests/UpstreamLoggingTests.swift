@@ -12,11 +12,11 @@ private final class LoggedService: Sendable {}
 private final class NeedsMissing: Sendable {
     init(_ dependency: LoggedService?) {}
 }
-private final class CycleA: Sendable {
-    init(_ b: CycleB?) {}
+private final class LoggingCycleA: Sendable {
+    init(_ b: LoggingCycleB?) {}
 }
-private final class CycleB: Sendable {
-    init(_ a: CycleA?) {}
+private final class LoggingCycleB: Sendable {
+    init(_ a: LoggingCycleA?) {}
 }
 
 /// Records the whole event, for the source location InMemoryLogHandler drops.
@@ -240,8 +240,8 @@ final class UpstreamLoggingTests: XCTestCase {
         XCTAssertEqual(check(missing, "Dependency Validation")?.severity, .warning)
         XCTAssertTrue(missing.overallHealth)
 
-        UnifiedDI.register(CycleA.self, scope: .transient) { CycleA(UnifiedDI.resolve(CycleB.self)) }
-        UnifiedDI.register(CycleB.self, scope: .transient) { CycleB(UnifiedDI.resolve(CycleA.self)) }
+        UnifiedDI.register(LoggingCycleA.self, scope: .transient) { LoggingCycleA(UnifiedDI.resolve(LoggingCycleB.self)) }
+        UnifiedDI.register(LoggingCycleB.self, scope: .transient) { LoggingCycleB(UnifiedDI.resolve(LoggingCycleA.self)) }
         _ = UnifiedDI.validate()
         let cycle = await UnifiedDI.performHealthCheck()
         XCTAssertEqual(cycle.summary.circularDependencies, 1)

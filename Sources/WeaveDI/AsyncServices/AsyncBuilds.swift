@@ -24,7 +24,9 @@ import Synchronization
 ///   for it, and a transient's would recurse without end, and no wait the
 ///   library sees would show it. A task the factory does not await gets the
 ///   same error; it may resolve again once the factory has returned.
-/// IntegrationTests/Models/async_build.pml models the first rule.
+/// Tested by AsyncServiceTests and the two sanitize.sh mutants
+/// (returned-link-counts, returned-at-start); async_build.pml does not model
+/// the returned frame yet.
 @usableFromInline
 enum AsyncChain {
     struct Link: Sendable {

@@ -241,3 +241,190 @@ private func registerAndResolveOnDIActor() async -> ActorConfig? {
     await DIActor.shared.register(ActorConfig.self, instance: ActorConfig(name: "isolated"))
     return await DIActor.shared.resolve(ActorConfig.self)
 }
+
+// MARK: - Safe key-path registration
+
+private struct SafeFailure: Error {}
+
+private protocol SafeAuth: Sendable { var label: String { get } }
+private struct SafeAuthRepository: SafeAuth { var label = "repository" }
+private struct SafeAuthUseCase: SafeAuth {
+    let repository: SafeAuth
+    var label: String { "useCase(\(repository.label))" }
+}
+
+extension WeaveDI.Container {
+    fileprivate var safeAuth: SafeAuth? { resolve(SafeAuth.self) }
+}
+
+// The safe registration tests, in the same case so they share its
+// setUp and tearDown.
+extension UpstreamActorAPITests {
+    func testSimpleKeyPathRegistryRegistersEagerlyUnderTheValueType() {
+        let counter = ActorCounter()
+        SimpleKeyPathRegistry.register(\.actorService) { ActorService(serial: counter.next()) }
+        XCTAssertEqual(counter.value, 1, "eager, as upstream")
+        XCTAssertEqual(UnifiedDI.resolve(ActorService.self)?.serial, 1)
+        XCTAssertEqual(UnifiedDI.resolve(ActorService.self)?.serial, 1, "one instance")
+        XCTAssertTrue(SimpleKeyPathRegistry.isRegistered(\.actorService))
+
+        SimpleKeyPathRegistry.registerIf(\.actorConfig, condition: false) {
+            XCTFail("must not run")
+            return ActorConfig(name: "skipped")
+        }
+        XCTAssertFalse(SimpleKeyPathRegistry.isRegistered(\.actorConfig))
+        SimpleKeyPathRegistry.registerInstance(\.actorConfig, instance: ActorConfig(name: "instance"))
+        XCTAssertEqual(UnifiedDI.resolve(ActorConfig.self), ActorConfig(name: "instance"))
+
+        SimpleKeyPathRegistry.registerForDebug(\.actorClock) { FixedActorClock() }
+        SimpleKeyPathRegistry.registerForRelease(\.actorClock) { SystemActorClock() }
+        #if DEBUG
+        XCTAssertEqual(UnifiedDI.resolve(ActorClock.self)?.name, "fixed")
+        #else
+        XCTAssertEqual(UnifiedDI.resolve(ActorClock.self)?.name, "system")
+        #endif
+        XCTAssertFalse(SimpleKeyPathRegistry.extractKeyPathName(\.actorClock).isEmpty)
+    }
+
+    func testRegisterAndReturn() async {
+        let config = RegisterAndReturn.register(\.actorConfig) { ActorConfig(name: "returned") }
+        XCTAssertEqual(config, ActorConfig(name: "returned"))
+        XCTAssertEqual(UnifiedDI.resolve(ActorConfig.self), config)
+        XCTAssertTrue(RegisterAndReturn.isRegistered(\.actorConfig))
+        XCTAssertFalse(RegisterAndReturn.isRegistered(\.actorClock))
+        let clock = await RegisterAndReturn.registerAsync(\.actorClock) { SystemActorClock() }
+        XCTAssertEqual(clock.name, "system")
+        XCTAssertEqual(UnifiedDI.resolve(\.actorClock)?.name, "system")
+        XCTAssertEqual(
+            RegisterAndReturn.extractKeyPathName(\.actorClock), SimpleKeyPathRegistry.extractKeyPathName(\.actorClock))
+    }
+
+    func testSafeDependencyRegisterFallsBackWithoutRegistering() {
+        SafeDependencyRegister.setupForDependencyKeys()
+        XCTAssertNil(SafeDependencyRegister.safeResolve(\.actorConfig))
+        XCTAssertEqual(
+            SafeDependencyRegister.resolveWithFallback(\.actorConfig, fallback: ActorConfig(name: "fallback")),
+            ActorConfig(name: "fallback"))
+        XCTAssertEqual(
+            SimpleSafeDependencyRegister.safeResolveWithFallback(\.actorConfig, fallback: ActorConfig(name: "f2")),
+            ActorConfig(name: "f2"))
+        XCTAssertFalse(WeaveDI.Container.live.isRegistered(ActorConfig.self), "a fallback is not registered")
+
+        UnifiedDI.register(ActorConfig.self) { ActorConfig(name: "live") }
+        XCTAssertEqual(SafeDependencyRegister.safeResolve(\.actorConfig), ActorConfig(name: "live"))
+        XCTAssertEqual(SimpleSafeDependencyRegister.safeResolve(\.actorConfig), ActorConfig(name: "live"))
+        XCTAssertEqual(
+            SafeDependencyRegister.resolveWithFallback(\.actorConfig, fallback: ActorConfig(name: "unused")),
+            ActorConfig(name: "live"))
+    }
+
+    func testSafeDependencyResolverReportsMissAndCycle() {
+        let missing = SafeDependencyResolver.safeResolve(ActorConfig.self)
+        XCTAssertNil(missing.value)
+        guard case .dependencyNotFound(let type, let keyPath)? = missing.error else {
+            return XCTFail("got \(missing)")
+        }
+        XCTAssertEqual(type, "ActorConfig")
+        XCTAssertNil(keyPath)
+        XCTAssertTrue(missing.error?.isRecoverable ?? false)
+
+        UnifiedDI.register(ActorService.self, scope: .transient) {
+            _ = UnifiedDI.resolve(ActorClock.self)
+            return ActorService(serial: 0)
+        }
+        UnifiedDI.register(ActorClock.self, scope: .transient) { () throws -> ActorClock in
+            _ = try UnifiedDI.resolveThrowing(ActorService.self)
+            return SystemActorClock()
+        }
+        let cycle = SafeDependencyResolver.safeResolve(ActorClock.self)
+        guard case .circularDependency(let path)? = cycle.error else { return XCTFail("got \(cycle)") }
+        XCTAssertEqual(path.first, path.last)
+        XCTAssertTrue(path.contains("ActorService"), "\(path)")
+        XCTAssertFalse(cycle.error?.isRecoverable ?? true)
+
+        UnifiedDI.register(ActorConfig.self, scope: .transient) { () throws -> ActorConfig in throw SafeFailure() }
+        guard case .invalidConfiguration(let reason)? = SafeDependencyResolver.safeResolve(ActorConfig.self).error else {
+            return XCTFail("a factory's failure is reported")
+        }
+        XCTAssertTrue(reason.contains("SafeFailure"), reason)
+    }
+
+    func testRecoveryStrategies() {
+        XCTAssertEqual(
+            SafeDependencyResolver.safeResolve(ActorConfig.self, strategy: .useDefault(ActorConfig(name: "d"))),
+            ActorConfig(name: "d"))
+        XCTAssertEqual(
+            SafeDependencyResolver.safeResolve(ActorConfig.self, strategy: .fallback({ ActorConfig(name: "f") })),
+            ActorConfig(name: "f"))
+        XCTAssertNil(SafeDependencyResolver.safeResolve(ActorConfig.self, strategy: .fallback({ throw SafeFailure() })))
+        XCTAssertNil(SafeDependencyResolver.safeResolve(ActorConfig.self, strategy: .ignore))
+        XCTAssertNil(SafeDependencyResolver.safeResolve(ActorConfig.self, strategy: .retry(maxAttempts: 0)))
+
+        // A throwing factory's failure is not kept, so a retry can succeed.
+        let attempts = ActorCounter()
+        UnifiedDI.register(ActorConfig.self, scope: .transient) { () throws -> ActorConfig in
+            if attempts.next() < 3 { throw SafeFailure() }
+            return ActorConfig(name: "third")
+        }
+        XCTAssertEqual(
+            SafeDependencyResolver.safeResolve(ActorConfig.self, strategy: .retry(maxAttempts: 3)),
+            ActorConfig(name: "third"))
+        XCTAssertEqual(attempts.value, 3, "maxAttempts counts every attempt")
+    }
+
+    func testSafeDIErrorDescriptions() {
+        let error = SafeDIError.dependencyNotFound(type: "Auth", keyPath: "auth")
+        XCTAssertEqual(error.description, "dependency not found: Auth (key path: auth)")
+        XCTAssertTrue(error.debugDescription.hasPrefix(error.description))
+        XCTAssertEqual(SafeDIError.circularDependency(path: ["A", "B", "A"]).errorDescription, "circular dependency: A -> B -> A")
+        XCTAssertFalse(SafeDIError.resolutionTimeout(type: "A", timeout: 2).isRecoverable)
+        XCTAssertTrue(SafeDIError.factoryNotFound(keyPath: "a").isRecoverable)
+        XCTAssertFalse(SafeDependencyKeyPatterns.preRegistrationPattern.isEmpty)
+        let info = KeyPathInfo(propertyName: "auth", keyName: "AuthKey", valueTypeName: "Auth", scope: .singleton)
+        XCTAssertTrue(info.generateExtensionCode().contains("var auth: Auth"))
+        XCTAssertTrue(info.generateExtensionCode().contains("self[AuthKey.self]"))
+    }
+
+    func testBulkInterfacesAndEasyScopes() async {
+        let makers = RegisterModule().bulkInterfaces {
+            SafeAuth.self
+                => (
+                    repository: { SafeAuthRepository() },
+                    useCase: { SafeAuthUseCase(repository: $0) },
+                    fallback: { SafeAuthRepository(label: "fallback") }
+                )
+        }
+        XCTAssertEqual(makers.count, 2)
+        for make in makers { await make().register() }
+        XCTAssertEqual(UnifiedDI.resolve(SafeAuth.self)?.label, "useCase(repository)")
+
+        let includeClock = true
+        let scopes = RegisterModule().easyScopes {
+            register(ActorConfig.self) { ActorConfig(name: "easy") }
+            if includeClock {
+                register(ActorClock.self) { FixedActorClock() }
+            }
+        }
+        XCTAssertEqual(scopes.count, 2)
+        for make in scopes { await make().register() }
+        XCTAssertEqual(UnifiedDI.resolve(ActorConfig.self), ActorConfig(name: "easy"))
+        XCTAssertEqual(UnifiedDI.resolve(ActorClock.self)?.name, "fixed")
+
+        WeaveDI.Container.live = WeaveDI.Container()
+        for make in registerInterface(
+            SafeAuth.self, repository: { SafeAuthRepository() }, useCase: { SafeAuthUseCase(repository: $0) },
+            fallback: { SafeAuthRepository(label: "fallback") })
+        {
+            await make().register()
+        }
+        XCTAssertEqual(UnifiedDI.resolve(\.safeAuth)?.label, "useCase(repository)")
+        WeaveDI.Container.live = WeaveDI.Container()
+        for make in RegisterModule().registerInterfacePattern(
+            SafeAuth.self, repositoryFactory: { SafeAuthRepository() },
+            useCaseFactory: { SafeAuthUseCase(repository: $0) }, repositoryFallback: { SafeAuthRepository() })
+        {
+            await make().register()
+        }
+        XCTAssertEqual(UnifiedDI.resolve(SafeAuth.self)?.label, "useCase(repository)")
+    }
+}

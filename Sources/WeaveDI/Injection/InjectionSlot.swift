@@ -293,7 +293,7 @@ enum InjectionSlots {
     }
 
     @inlinable @inline(__always)
-    static func slot<Value>(forKeyPath keyPath: KeyPath<InjectedValues, Value> & Sendable) -> Unmanaged<InjectionSlot<Value>> {
+    static func slot<Value>(forKeyPath keyPath: KeyPath<InjectedValues, Value>) -> Unmanaged<InjectionSlot<Value>> {
         let identity = identity(ObjectIdentifier(keyPath), .keyPath)
         if let owner = weave_slot_find(identity) {
             return Unmanaged.fromOpaque(owner)
@@ -350,9 +350,16 @@ enum InjectionSlots {
 
     @usableFromInline @inline(never)
     static func makeSlot<Value>(
-        forKeyPath keyPath: KeyPath<InjectedValues, Value> & Sendable, identity: UInt
+        forKeyPath keyPath: KeyPath<InjectedValues, Value>, identity: UInt
     ) -> Unmanaged<InjectionSlot<Value>> {
-        state.withLock { state in
+        // A key path is immutable. It is not Sendable when it names a
+        // main-actor isolated property (an app module with default
+        // isolation); its getter, `self[SomeKey.self]`, then runs wherever
+        // the slot is read, as upstream's does. Cast here, on the slow path
+        // only: at the call site the cast cost a retain and release per
+        // @Injected property.
+        let keyPath = unsafeBitCast(keyPath, to: (KeyPath<InjectedValues, Value> & Sendable).self)
+        return state.withLock { state in
             // An equal key path object of another module (each module has
             // its own object for a `\\.key` literal), or one made at run
             // time: it shares its slot, and up to `aliasesPerKeyPath` of them

@@ -51,11 +51,7 @@ public struct Injected<Value: Sendable>: @unchecked Sendable {
     /// - Parameter keyPath: A property of ``InjectedValues``.
     @inlinable
     public init(_ keyPath: KeyPath<InjectedValues, Value>) {
-        // A key path is immutable; what isolation leaves unchecked is its
-        // getter, which an app writes as `self[SomeKey.self]` and which the
-        // slot then runs wherever the property is read.
-        let immutable = unsafeBitCast(keyPath, to: (KeyPath<InjectedValues, Value> & Sendable).self)
-        self.slot = InjectionSlots.slot(forKeyPath: immutable)
+        self.slot = InjectionSlots.slot(forKeyPath: keyPath)
     }
 
     /// Reads the ``InjectedKey`` `key` directly, without an

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# Builds the server examples and runs their tests: a debug `swift build
-# --build-tests` then `swift test --skip-build` in each example package
+# Builds the server examples and runs their tests against a real PostgreSQL:
+# a debug `swift build --build-tests`, `swift test --skip-build`, then the
+# database faults against the built server (scripts/example-faults.py: the
+# database down at start, restarted under load, a query held past the
+# request budget, SIGTERM under load), in each example package
 # (Examples/HummingbirdServer, Examples/VaporServer), each its own SwiftPM
-# package with its own .build, depending on WeaveDI by path. Called by
-# scripts/test.sh, hence by CI, so the examples cannot rot unnoticed.
+# package with its own .build, depending on WeaveDI by path. One throwaway
+# PostgreSQL server (scripts/postgres.sh) serves both, a database each, and
+# is removed on exit. Called by scripts/test.sh, hence by CI, so the
+# examples cannot rot unnoticed.
 #
 #   scripts/test-examples.sh                     # both
 #   scripts/test-examples.sh VaporServer         # one
@@ -31,7 +36,8 @@ quiet() { grep -v "prohibited flag(s): -D__x86_64__" || true; }
 # The framework-independent parts are copies, not a shared package (a third
 # package for four small files would cost more than it saves); this keeps the
 # copies from drifting apart.
-for shared in Sources/TodoAPI/Services.swift Tests/TodoAPITests/InjectedLifetimeTests.swift; do
+for shared in Sources/TodoAPI/Services.swift Tests/TodoAPITests/InjectedLifetimeTests.swift \
+    Tests/TodoAPITests/TestDatabase.swift; do
     if ! cmp -s "Examples/HummingbirdServer/$shared" "Examples/VaporServer/$shared"; then
         echo "examples: $shared differs between HummingbirdServer and VaporServer; keep the copies identical" >&2
         diff -u "Examples/HummingbirdServer/$shared" "Examples/VaporServer/$shared" >&2 || true
@@ -39,8 +45,16 @@ for shared in Sources/TodoAPI/Services.swift Tests/TodoAPITests/InjectedLifetime
     fi
 done
 
-# The examples link WeaveDI, hence Concurrency Kit.
-scripts/ensure-deps.sh
+# The examples link WeaveDI, hence Concurrency Kit; their tests need a
+# PostgreSQL server.
+scripts/ensure-deps.sh postgresql
+
+POSTGRES_DIR=${WEAVEDI_POSTGRES_DIR:-/tmp/weavedi-postgres-examples}
+POSTGRES_PORT=${WEAVEDI_POSTGRES_PORT:-54339}
+step "PostgreSQL: a throwaway server on 127.0.0.1:$POSTGRES_PORT ($POSTGRES_DIR)"
+trap 'scripts/postgres.sh remove "$POSTGRES_DIR"' EXIT
+eval "$(scripts/postgres.sh start "$POSTGRES_DIR" "$POSTGRES_PORT" todos_hummingbird todos_vapor)"
+echo "PostgreSQL at $WEAVEDI_POSTGRES_URL"
 
 summary=()
 all_start=$(date +%s)
@@ -60,16 +74,37 @@ for example in "${examples[@]}"; do
     fi
     echo "$example: built in ${build_s} s"
 
-    step "$example: swift test"
+    case "$example" in
+    HummingbirdServer) database=todos_hummingbird binary=hummingbird-server ;;
+    VaporServer) database=todos_vapor binary=vapor-server ;;
+    *) database=todos_hummingbird binary="" ;;
+    esac
+
+    step "$example: swift test (PostgreSQL database $database)"
     start=$(date +%s)
     status=0
-    timeout "$EXAMPLE_TIMEOUT" swift test --skip-build --package-path "$pkg" 2>&1 | quiet || status=$?
+    WEAVEDI_POSTGRES_DATABASE=$database timeout "$EXAMPLE_TIMEOUT" \
+        swift test --skip-build --package-path "$pkg" 2>&1 | quiet || status=$?
     test_s=$(($(date +%s) - start))
     if [ "$status" -ne 0 ]; then
         echo "examples: $example tests failed (exit $status) after ${test_s} s" >&2
         exit 1
     fi
-    summary+=("$(printf '%-18s build %5d s   test %4d s' "$example" "$build_s" "$test_s")")
+
+    faults_s=0
+    if [ -n "$binary" ]; then
+        step "$example: database faults against the server (scripts/example-faults.py)"
+        start=$(date +%s)
+        status=0
+        WEAVEDI_POSTGRES_DATABASE=$database timeout 600 \
+            python3 scripts/example-faults.py "$pkg/.build/debug/$binary" || status=$?
+        faults_s=$(($(date +%s) - start))
+        if [ "$status" -ne 0 ]; then
+            echo "examples: $example database faults failed (exit $status)" >&2
+            exit 1
+        fi
+    fi
+    summary+=("$(printf '%-18s build %5d s   test %4d s   faults %3d s' "$example" "$build_s" "$test_s" "$faults_s")")
 done
 
 step "examples: summary"

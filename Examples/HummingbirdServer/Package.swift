@@ -1,7 +1,8 @@
 // swift-tools-version: 6.1
 // A Hummingbird JSON API whose handlers get their services through WeaveDI,
 // and the same API hand-wired, for comparing the two under load
-// (scripts/loadtest.sh). Not a dependency of the WeaveDI package.
+// (scripts/loadtest.sh), both keeping their data in PostgreSQL through
+// postgres-nio. Not a dependency of the WeaveDI package.
 import PackageDescription
 
 let package = Package(
@@ -16,6 +17,7 @@ let package = Package(
         .package(name: "WeaveDI", path: "../..", traits: ["SystemConcurrencyKit"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // The API: services, both wirings, routes. Shared by the executable and the tests.
@@ -25,6 +27,7 @@ let package = Package(
                 .product(name: "WeaveDI", package: "WeaveDI"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -43,6 +46,7 @@ let package = Package(
                 "TodoAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -13,7 +13,7 @@ public enum Wiring: String, Sendable, CaseIterable {
 /// The router of either wiring. Under `.di` the services must have been
 /// registered (`DIWiring.registerServices()`) and started
 /// (`UnifiedDI.start(timeout:)`); under `.manual`, `store` is used.
-public func buildRouter(wiring: Wiring, store: TodoStore = .seeded()) -> Router<TodoRequestContext> {
+public func buildRouter(wiring: Wiring, store: TodoStore = TodoStore(pool: nil)) -> Router<TodoRequestContext> {
     let router = Router(context: TodoRequestContext.self)
     switch wiring {
     case .di:
@@ -30,7 +30,7 @@ public func buildRouter(wiring: Wiring, store: TodoStore = .seeded()) -> Router<
 /// code layout serve both, so the difference is the wiring's, not the
 /// difference between two server starts. The services must have been
 /// registered (`DIWiring.registerServices()`) and started.
-public func buildComparisonRouter(store: TodoStore = .seeded()) -> Router<TodoRequestContext> {
+public func buildComparisonRouter(store: TodoStore) -> Router<TodoRequestContext> {
     let router = Router(context: TodoRequestContext.self)
     DIWiring.addRoutes(to: router.group("di"))
     ManualWiring.addRoutes(to: router.group("manual"), store: store)
@@ -39,11 +39,12 @@ public func buildComparisonRouter(store: TodoStore = .seeded()) -> Router<TodoRe
 
 /// Registers the DI wiring's services and starts the live container: every
 /// singleton is built before the application exists, the pool connecting
-/// (awaited) and the store loading through it, each within `timeout`. A
-/// failed start shuts down what was built and throws `DIError.startFailed`,
-/// naming each service that failed or hung, so nothing is served.
-func startServices(databaseURL: String, timeout: Duration) async throws {
-    DIWiring.registerServices(databaseURL: databaseURL)
+/// to PostgreSQL and migrating (awaited), then the store, each within
+/// `timeout`. A failed start shuts down what was built and throws
+/// `DIError.startFailed`, naming each service that failed or hung and the
+/// chain waiting on it, so nothing is served.
+func startServices(settings: DatabaseSettings, logger: Logger, timeout: Duration) async throws {
+    DIWiring.registerServices(settings: settings, logger: logger)
     do {
         try await UnifiedDI.start(timeout: timeout)
     } catch {
@@ -52,38 +53,73 @@ func startServices(databaseURL: String, timeout: Duration) async throws {
     }
 }
 
-/// The comparison application (`buildComparisonRouter`), bound to 127.0.0.1
-/// only, once the DI wiring's services have started (`startServices`).
-public func buildComparisonApplication(
-    port: Int,
-    logger: Logger,
-    databaseURL: String = ConnectionPool.defaultURL,
-    startTimeout: Duration = .seconds(10)
-) async throws -> some ApplicationProtocol {
-    try await startServices(databaseURL: databaseURL, timeout: startTimeout)
-    return Application(
-        router: buildComparisonRouter(),
-        configuration: .init(address: .hostname("127.0.0.1", port: port)),
-        logger: logger
-    )
+/// A server ready to run: the application and what its wiring opened.
+public struct TodoServer: Sendable {
+    public let application: any ApplicationProtocol
+    /// Whether the DI wiring's services were started (they are shut down
+    /// by ``stop()``).
+    public let startedServices: Bool
+    /// The hand-wired store and its pool, closed by ``stop()``.
+    public let manualStore: TodoStore?
+
+    /// Serves until SIGTERM or SIGINT, then ``stop()``.
+    public func run() async throws {
+        try await application.runService()
+        await stop()
+    }
+
+    /// Closes in dependency order once the application has stopped, which
+    /// Hummingbird does after the requests in flight have finished: the DI
+    /// container (the store, then the pool, newest first), then the
+    /// hand-wired store and pool.
+    public func stop() async {
+        if startedServices {
+            await UnifiedDI.shutdown()
+        }
+        if let manualStore {
+            manualStore.close()
+            await manualStore.pool?.close()
+        }
+    }
 }
 
-/// The whole application, bound to 127.0.0.1 only. Under `.di`, the
-/// services start first (`startServices`): a failed start throws
-/// `DIError.startFailed` and no application is built.
-public func buildApplication(
-    wiring: Wiring,
+/// The whole application, bound to 127.0.0.1 only. `wiring` nil: both
+/// wirings in one router (`buildComparisonRouter`, for the load test).
+/// Unless `wiring` is `.manual`, the DI wiring's services start first
+/// (`startServices`): a failed start throws `DIError.startFailed` and no
+/// application is built. The hand-wired routes get their own pool,
+/// connected here (its sessions are named `todo-api-manual`).
+public func buildServer(
+    wiring: Wiring?,
     port: Int,
     logger: Logger,
-    databaseURL: String = ConnectionPool.defaultURL,
+    settings: DatabaseSettings = DatabaseSettings(),
     startTimeout: Duration = .seconds(10)
-) async throws -> some ApplicationProtocol {
-    if wiring == .di {
-        try await startServices(databaseURL: databaseURL, timeout: startTimeout)
+) async throws -> TodoServer {
+    if wiring != .manual {
+        try await startServices(settings: settings, logger: logger, timeout: startTimeout)
     }
-    return Application(
-        router: buildRouter(wiring: wiring),
+    var manualStore: TodoStore?
+    if wiring != .di {
+        var manualSettings = settings
+        manualSettings.applicationName += "-manual"
+        do {
+            manualStore = TodoStore(pool: try await DatabasePool.connect(settings: manualSettings, logger: logger))
+        } catch {
+            if wiring == nil { await UnifiedDI.shutdown() }
+            throw error
+        }
+    }
+    let router: Router<TodoRequestContext>
+    if let wiring {
+        router = buildRouter(wiring: wiring, store: manualStore ?? TodoStore(pool: nil))
+    } else {
+        router = buildComparisonRouter(store: manualStore!)
+    }
+    let application = Application(
+        router: router,
         configuration: .init(address: .hostname("127.0.0.1", port: port)),
         logger: logger
     )
+    return TodoServer(application: application, startedServices: wiring != .manual, manualStore: manualStore)
 }

@@ -1,11 +1,13 @@
 import Hummingbird
+import Logging
 import WeaveDI
 
 /// `InjectedKey` for the repository, so handlers can write
 /// `@Injected(\.todoStore)`. The container's registration wins over
-/// `liveValue` (see InjectedValues' read precedence).
+/// `liveValue` (see InjectedValues' read precedence): without one, a store
+/// with no database, whose every call fails with a clear error (a 503).
 public enum TodoStoreKey: InjectedKey {
-    public static var liveValue: TodoStore { TodoStore.seeded() }
+    public static var liveValue: TodoStore { TodoStore(pool: nil) }
 }
 
 extension InjectedValues {
@@ -15,25 +17,29 @@ extension InjectedValues {
     }
 }
 
-/// The services come from WeaveDI: the connection pool and the store are
+/// The services come from WeaveDI: the database pool and the store are
 /// singletons with async factories, built by `UnifiedDI.start(timeout:)`
 /// before the server serves (`buildApplication`); the unit of work is
 /// `.task`-scoped (one per `withTaskScope`, opened per request by
 /// `TaskScopeMiddleware`), the presenter transient.
 public enum DIWiring {
     /// Registers the four services in the live container. Nothing is built
-    /// here: the start builds the pool (which awaits, and fails for a URL it
-    /// cannot open) and then the store, which loads its rows through it.
-    /// Registering again replaces the previous entries (the tests use that
-    /// to start afresh: a new pool and a new store at the next start).
-    public static func registerServices(databaseURL: String = ConnectionPool.defaultURL) {
-        UnifiedDI.register(ConnectionPool.self, scope: .singleton) {
-            try await ConnectionPool.connect(to: databaseURL)
+    /// here: the start builds the pool (which connects to PostgreSQL and
+    /// creates the table, and fails when it cannot) and then the store,
+    /// which uses it. At shutdown the container closes the store, then the
+    /// pool (newest first). Registering again replaces the previous entries
+    /// (the tests use that to start afresh).
+    public static func registerServices(
+        settings: DatabaseSettings = DatabaseSettings(),
+        logger: Logger = Logger(label: "todo-api")
+    ) {
+        UnifiedDI.register(DatabasePool.self, scope: .singleton) {
+            try await DatabasePool.connect(settings: settings, logger: logger)
         }
         UnifiedDI.register(TodoStore.self, scope: .singleton) {
             // Joins the pool's build when the start runs both at once; a pool
             // that failed fails the store too.
-            try await TodoStore.loaded(from: UnifiedDI.resolveAsyncThrowing(ConnectionPool.self))
+            TodoStore(pool: try await UnifiedDI.resolveAsyncThrowing(DatabasePool.self), logger: logger)
         }
         UnifiedDI.register(UnitOfWork.self, scope: .task) { UnitOfWork() }
         UnifiedDI.register(TodoPresenter.self, scope: .transient) {
@@ -48,7 +54,7 @@ public enum DIWiring {
         router.get("/health") { _, _ in HealthResponse(status: "ok") }
         router.get("/todos") { _, _ in
             let services = RequestServices()
-            return TodoHandlers.list(
+            return try await TodoHandlers.list(
                 store: services.store,
                 unitOfWork: services.unitOfWork,
                 presenter: try services.presenter()
@@ -57,7 +63,7 @@ public enum DIWiring {
         router.get("/todos/:id") { _, context in
             let id = try context.parameters.require("id", as: Int.self)
             let services = RequestServices()
-            return try TodoHandlers.get(
+            return try await TodoHandlers.get(
                 id: id,
                 store: services.store,
                 unitOfWork: services.unitOfWork,
@@ -67,15 +73,25 @@ public enum DIWiring {
         router.post("/todos") { request, context in
             let body = try await request.decode(as: CreateTodoRequest.self, context: context)
             let services = RequestServices()
-            return try TodoHandlers.create(
+            return try await TodoHandlers.create(
                 body,
                 store: services.store,
                 unitOfWork: services.unitOfWork,
                 presenter: try services.presenter()
             )
         }
+        router.post("/todos/:id/done") { _, context in
+            let id = try context.parameters.require("id", as: Int.self)
+            let services = RequestServices()
+            return try await TodoHandlers.markDone(
+                id: id,
+                store: services.store,
+                unitOfWork: services.unitOfWork,
+                presenter: try services.presenter()
+            )
+        }
         router.get("/stats") { _, _ in
-            TodoHandlers.stats(store: RequestServices().store)
+            try await TodoHandlers.stats(store: RequestServices().store)
         }
     }
 }
@@ -99,9 +115,16 @@ struct RequestServices {
     }
 }
 
-/// The container's shutdown (`UnifiedDI.shutdown()`) awaits this once the
-/// store built from the pool is released: the pool closes with the server.
-extension ConnectionPool: AsyncShutdown {
+/// The container's shutdown (`UnifiedDI.shutdown()`) awaits these newest
+/// first: the store refuses further calls, then the pool closes its
+/// connections.
+extension TodoStore: AsyncShutdown {
+    public func shutdown() async {
+        close()
+    }
+}
+
+extension DatabasePool: AsyncShutdown {
     public func shutdown() async {
         await close()
     }

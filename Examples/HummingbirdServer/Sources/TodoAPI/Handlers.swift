@@ -4,17 +4,21 @@ import Hummingbird
 /// services and never looks them up. Only where the services come from differs
 /// (DIWiring.swift, ManualWiring.swift).
 enum TodoHandlers {
-    static func get(id: Int, store: TodoStore, unitOfWork: UnitOfWork, presenter: TodoPresenter) throws -> TodoResponse {
+    static func get(id: Int, store: TodoStore, unitOfWork: UnitOfWork, presenter: TodoPresenter) async throws
+        -> TodoResponse
+    {
         unitOfWork.recordRead()
-        guard let todo = store.todo(id: id) else {
+        guard let todo = try await database({ try await store.todo(id: id) }) else {
             throw HTTPError(.notFound, message: "no todo \(id)")
         }
         return TodoResponse(todo: presenter.present(todo), meta: presenter.meta(handlerUnitOfWork: unitOfWork))
     }
 
-    static func list(store: TodoStore, unitOfWork: UnitOfWork, presenter: TodoPresenter) -> TodoListResponse {
+    static func list(store: TodoStore, unitOfWork: UnitOfWork, presenter: TodoPresenter) async throws
+        -> TodoListResponse
+    {
         unitOfWork.recordRead()
-        let todos = store.all().map(presenter.present)
+        let todos = try await database { try await store.all() }.map(presenter.present)
         return TodoListResponse(todos: todos, meta: presenter.meta(handlerUnitOfWork: unitOfWork))
     }
 
@@ -23,21 +27,41 @@ enum TodoHandlers {
         store: TodoStore,
         unitOfWork: UnitOfWork,
         presenter: TodoPresenter
-    ) throws -> EditedResponse<TodoResponse> {
+    ) async throws -> EditedResponse<TodoResponse> {
         let title = body.title.trimmingWhitespace()
         guard !title.isEmpty else {
             throw HTTPError(.badRequest, message: "title is empty")
         }
         unitOfWork.recordWrite()
-        let todo = store.insert(title: title)
+        let todo = try await database { try await store.insert(title: title) }
         return EditedResponse(
             status: .created,
             response: TodoResponse(todo: presenter.present(todo), meta: presenter.meta(handlerUnitOfWork: unitOfWork))
         )
     }
 
-    static func stats(store: TodoStore) -> StatsResponse {
-        StatsResponse(todos: store.count, unitsOfWorkAlive: UnitOfWork.alive)
+    static func markDone(id: Int, store: TodoStore, unitOfWork: UnitOfWork, presenter: TodoPresenter) async throws
+        -> TodoResponse
+    {
+        unitOfWork.recordWrite()
+        guard let todo = try await database({ try await store.markDone(id: id) }) else {
+            throw HTTPError(.notFound, message: "no todo \(id)")
+        }
+        return TodoResponse(todo: presenter.present(todo), meta: presenter.meta(handlerUnitOfWork: unitOfWork))
+    }
+
+    static func stats(store: TodoStore) async throws -> StatsResponse {
+        StatsResponse(todos: try await database { try await store.count() }, unitsOfWorkAlive: UnitOfWork.alive)
+    }
+
+    /// A database that is down, restarting, slow past the request budget or
+    /// closing is a 503 naming the cause; the client may retry.
+    private static func database<T>(_ operation: () async throws -> T) async throws -> T {
+        do {
+            return try await operation()
+        } catch let error as DatabaseError {
+            throw HTTPError(.serviceUnavailable, message: error.description)
+        }
     }
 }
 

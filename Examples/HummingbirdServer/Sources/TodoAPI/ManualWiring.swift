@@ -1,13 +1,14 @@
 import Hummingbird
 
-/// The same services wired by hand: the store made once and captured by the
-/// routes, the unit of work and the presenter made per request and passed on.
+/// The same services wired by hand: the store (over a pool connected by
+/// hand, `DatabasePool.connect`) made once and captured by the routes, the
+/// unit of work and the presenter made per request and passed on.
 enum ManualWiring {
     static func addRoutes(to router: some RouterMethods<TodoRequestContext>, store: TodoStore) {
         router.get("/health") { _, _ in HealthResponse(status: "ok") }
         router.get("/todos") { _, _ in
             let unitOfWork = UnitOfWork()
-            return TodoHandlers.list(
+            return try await TodoHandlers.list(
                 store: store,
                 unitOfWork: unitOfWork,
                 presenter: TodoPresenter(unitOfWork: unitOfWork)
@@ -16,7 +17,7 @@ enum ManualWiring {
         router.get("/todos/:id") { _, context in
             let id = try context.parameters.require("id", as: Int.self)
             let unitOfWork = UnitOfWork()
-            return try TodoHandlers.get(
+            return try await TodoHandlers.get(
                 id: id,
                 store: store,
                 unitOfWork: unitOfWork,
@@ -26,15 +27,25 @@ enum ManualWiring {
         router.post("/todos") { request, context in
             let body = try await request.decode(as: CreateTodoRequest.self, context: context)
             let unitOfWork = UnitOfWork()
-            return try TodoHandlers.create(
+            return try await TodoHandlers.create(
                 body,
                 store: store,
                 unitOfWork: unitOfWork,
                 presenter: TodoPresenter(unitOfWork: unitOfWork)
             )
         }
+        router.post("/todos/:id/done") { _, context in
+            let id = try context.parameters.require("id", as: Int.self)
+            let unitOfWork = UnitOfWork()
+            return try await TodoHandlers.markDone(
+                id: id,
+                store: store,
+                unitOfWork: unitOfWork,
+                presenter: TodoPresenter(unitOfWork: unitOfWork)
+            )
+        }
         router.get("/stats") { _, _ in
-            TodoHandlers.stats(store: store)
+            try await TodoHandlers.stats(store: store)
         }
     }
 }

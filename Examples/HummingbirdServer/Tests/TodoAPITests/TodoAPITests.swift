@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import TodoAPI
 import WeaveDI
 import XCTest
@@ -13,9 +14,15 @@ final class TodoAPITests: XCTestCase {
         try await registerAndStartServices()
     }
 
+    override func tearDown() async throws {
+        await UnifiedDI.shutdown()
+        try await super.tearDown()
+    }
+
     func testEndpointsAnswerUnderBothWirings() async throws {
         for wiring in Wiring.allCases {
-            let app = Application(router: buildRouter(wiring: wiring, store: .seeded()))
+            let store = try await makeManualStore()
+            let app = Application(router: buildRouter(wiring: wiring, store: store))
             try await app.test(.router) { client in
                 try await client.execute(uri: "/health", method: .get) { response in
                     XCTAssertEqual(response.status, .ok, "\(wiring)")
@@ -57,7 +64,8 @@ final class TodoAPITests: XCTestCase {
                     )
                 }
             }
-            // The DI wiring's singleton store was fresh too: start the next wiring afresh.
+            await closeManualStore(store)
+            // Both wirings share the table: start the next wiring from the seed.
             try await registerAndStartServices()
         }
     }
@@ -65,7 +73,8 @@ final class TodoAPITests: XCTestCase {
     /// The load test's one-process router serves each wiring under its
     /// prefix, with the same bodies; only the DI routes open a task scope.
     func testComparisonRouterServesBothWiringsUnderTheirPrefixes() async throws {
-        let app = Application(router: buildComparisonRouter(store: .seeded()))
+        let store = try await makeManualStore()
+        let app = Application(router: buildComparisonRouter(store: store))
         try await app.test(.router) { client in
             var bodies: [String: TodoDTO] = [:]
             for prefix in ["/di", "/manual"] {
@@ -83,6 +92,7 @@ final class TodoAPITests: XCTestCase {
                 XCTAssertEqual(response.status, .notFound, "a route outside both prefixes")
             }
         }
+        await closeManualStore(store)
     }
 
     /// The handler's `@Injected` unit of work and the one the presenter's
@@ -136,7 +146,8 @@ final class TodoAPITests: XCTestCase {
         var bodies: [Wiring: [String]] = [:]
         for wiring in Wiring.allCases {
             try await registerAndStartServices()
-            let app = Application(router: buildRouter(wiring: wiring, store: .seeded()))
+            let store = try await makeManualStore()
+            let app = Application(router: buildRouter(wiring: wiring, store: store))
             bodies[wiring] = try await app.test(.router) { client in
                 var collected: [String] = []
                 let requests: [(String, HTTPRequest.Method, String?)] = [
@@ -152,17 +163,11 @@ final class TodoAPITests: XCTestCase {
                 }
                 return collected
             }
+            await closeManualStore(store)
         }
         XCTAssertEqual(bodies[.di], bodies[.manual])
         XCTAssertEqual(bodies[.di]?.count, 7)
     }
-}
-
-/// Registers the services afresh (a new pool, a new store) and starts the
-/// live container, as the server does before serving.
-func registerAndStartServices() async throws {
-    DIWiring.registerServices()
-    try await UnifiedDI.start(timeout: .seconds(5))
 }
 
 func decode<T: Decodable>(_ type: T.Type, _ body: ByteBuffer) throws -> T {

@@ -9,6 +9,11 @@ final class WiringValidationTests: XCTestCase {
         try await registerAndStartServices()
     }
 
+    override func tearDown() async throws {
+        await UnifiedDI.shutdown()
+        try await super.tearDown()
+    }
+
     /// The wiring has no missing dependency, cycle or captive dependency,
     /// and the presenter depends on the request's unit of work. `validate()`
     /// runs synchronous factories only: the pool and the store (async
@@ -21,7 +26,7 @@ final class WiringValidationTests: XCTestCase {
         XCTAssertEqual(
             report.graph.nodes,
             [
-                .init(name: "ConnectionPool", scope: .singleton),
+                .init(name: "DatabasePool", scope: .singleton),
                 .init(name: "TodoPresenter", scope: .transient),
                 .init(name: "TodoStore", scope: .singleton),
                 .init(name: "UnitOfWork", scope: .task),
@@ -58,30 +63,31 @@ final class WiringValidationTests: XCTestCase {
             report.graph.edges,
             [
                 DependencyGraph.Edge(from: "TodoPresenter", to: "UnitOfWork"),
-                DependencyGraph.Edge(from: "TodoStore", to: "ConnectionPool"),
+                DependencyGraph.Edge(from: "TodoStore", to: "DatabasePool"),
             ])
     }
 
     /// A pool that cannot connect is a problem `validateAsync()` reports,
     /// with the pool's error; `validate()` does not run async factories.
     func testValidateAsyncReportsAPoolThatCannotConnect() async {
-        DIWiring.registerServices(databaseURL: "postgres://db.invalid/todos")
+        DIWiring.registerServices(settings: DatabaseSettings(url: "postgres://db.invalid/todos"), logger: quietServiceLogger)
         XCTAssertTrue(UnifiedDI.validate().isValid)
         let report = await UnifiedDI.validateAsync()
         XCTAssertFalse(report.isValid)
         let poolFailed = report.problems.contains { problem in
             guard case .failed(let type, _, let reason) = problem else { return false }
-            return type == "ConnectionPool" && reason.contains("db.invalid")
+            return type == "DatabasePool" && reason.contains("db.invalid")
         }
         XCTAssertTrue(poolFailed, "\(report)")
     }
 
     /// Validation builds its own copies: the live store is not rebuilt.
-    func testValidationLeavesTheLiveStoreAlone() {
+    func testValidationLeavesTheLiveStoreAlone() async throws {
         let store = UnifiedDI.requireResolve(TodoStore.self)
-        _ = store.insert(title: "added before validating")
+        _ = try await store.insert(title: "added before validating")
         XCTAssertTrue(UnifiedDI.validate().isValid)
         XCTAssertTrue(UnifiedDI.requireResolve(TodoStore.self) === store)
-        XCTAssertEqual(store.count, 4)
+        let count = try await store.count()
+        XCTAssertEqual(count, 4)
     }
 }

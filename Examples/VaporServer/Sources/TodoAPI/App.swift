@@ -18,7 +18,7 @@ public enum Wiring: String, Sendable, CaseIterable {
 public func configure(
     _ app: Application,
     wiring: Wiring,
-    store: TodoStore = .seeded(),
+    store: TodoStore = TodoStore(pool: nil),
     inFlight: InFlightRequests = InFlightRequests()
 ) {
     // Vapor's default middleware logs every request at info; at debug
@@ -48,7 +48,7 @@ public func configure(
 /// and started.
 public func configureComparison(
     _ app: Application,
-    store: TodoStore = .seeded(),
+    store: TodoStore,
     inFlight: InFlightRequests = InFlightRequests()
 ) {
     app.middleware = Middlewares()
@@ -61,11 +61,12 @@ public func configureComparison(
 
 /// Registers the DI wiring's services and starts the live container: every
 /// singleton is built before the application exists, the pool connecting
-/// (awaited) and the store loading through it, each within `timeout`. A
-/// failed start shuts down what was built and throws `DIError.startFailed`,
-/// naming each service that failed or hung, so nothing is served.
-func startServices(databaseURL: String, timeout: Duration) async throws {
-    DIWiring.registerServices(databaseURL: databaseURL)
+/// to PostgreSQL and migrating (awaited), then the store, each within
+/// `timeout`. A failed start shuts down what was built and throws
+/// `DIError.startFailed`, naming each service that failed or hung and the
+/// chain waiting on it, so nothing is served.
+func startServices(settings: DatabaseSettings, logger: Logger, timeout: Duration) async throws {
+    DIWiring.registerServices(settings: settings, logger: logger)
     do {
         try await UnifiedDI.start(timeout: timeout)
     } catch {
@@ -74,30 +75,60 @@ func startServices(databaseURL: String, timeout: Duration) async throws {
     }
 }
 
+/// Closes the hand-wired store, then its pool, when the application shuts
+/// down, once the requests in flight have finished.
+struct CloseStoreOnShutdown: LifecycleHandler {
+    let store: TodoStore
+    let inFlight: InFlightRequests
+
+    func shutdownAsync(_ application: Application) async {
+        _ = await inFlight.drain(timeout: .seconds(10))
+        store.close()
+        await store.pool?.close()
+    }
+}
+
 /// The whole application, bound to 127.0.0.1 only. `arguments` are Vapor's
 /// (its command, `serve` by default); the example's own options are parsed
 /// before, by the executable.
 /// With `wiring` nil, both wirings (`configureComparison`). Unless `wiring`
 /// is `.manual`, the services start first (`startServices`): a failed start
-/// throws `DIError.startFailed` and no application is made.
+/// throws `DIError.startFailed` and no application is made. The hand-wired
+/// routes get their own pool, connected here (its sessions are named
+/// `todo-api-manual`) and closed at the application's shutdown.
 public func buildApplication(
     wiring: Wiring?,
     port: Int,
     logger: Logger,
-    databaseURL: String = ConnectionPool.defaultURL,
+    settings: DatabaseSettings = DatabaseSettings(),
     startTimeout: Duration = .seconds(10),
     arguments: [String] = [CommandLine.arguments.first ?? "vapor-server", "serve"]
 ) async throws -> Application {
     if wiring != .manual {
-        try await startServices(databaseURL: databaseURL, timeout: startTimeout)
+        try await startServices(settings: settings, logger: logger, timeout: startTimeout)
+    }
+    var manualStore: TodoStore?
+    if wiring != .di {
+        var manualSettings = settings
+        manualSettings.applicationName += "-manual"
+        do {
+            manualStore = TodoStore(pool: try await DatabasePool.connect(settings: manualSettings, logger: logger))
+        } catch {
+            if wiring == nil { await UnifiedDI.shutdown() }
+            throw error
+        }
     }
     let app = try await Application.make(Environment(name: "production", arguments: arguments), logger: logger)
     app.http.server.configuration.hostname = "127.0.0.1"
     app.http.server.configuration.port = port
+    let inFlight = InFlightRequests()
     if let wiring {
-        configure(app, wiring: wiring)
+        configure(app, wiring: wiring, store: manualStore ?? TodoStore(pool: nil), inFlight: inFlight)
     } else {
-        configureComparison(app)
+        configureComparison(app, store: manualStore!, inFlight: inFlight)
+    }
+    if let manualStore {
+        app.lifecycle.use(CloseStoreOnShutdown(store: manualStore, inFlight: inFlight))
     }
     return app
 }

@@ -1,13 +1,15 @@
 import Foundation
+import Logging
 import Synchronization
 import Vapor
 import WeaveDI
 
 /// `InjectedKey` for the repository, so handlers can write
 /// `@Injected(\.todoStore)`. The container's registration wins over
-/// `liveValue` (see InjectedValues' read precedence).
+/// `liveValue` (see InjectedValues' read precedence): without one, a store
+/// with no database, whose every call fails with a clear error (a 503).
 public enum TodoStoreKey: InjectedKey {
-    public static var liveValue: TodoStore { TodoStore.seeded() }
+    public static var liveValue: TodoStore { TodoStore(pool: nil) }
 }
 
 extension InjectedValues {
@@ -17,25 +19,29 @@ extension InjectedValues {
     }
 }
 
-/// The services come from WeaveDI: the connection pool and the store are
+/// The services come from WeaveDI: the database pool and the store are
 /// singletons with async factories, built by `UnifiedDI.start(timeout:)`
 /// before the server serves (`buildApplication`); the unit of work is
 /// `.task`-scoped (one per `withTaskScope`, opened per request by
 /// `TaskScopeMiddleware`), the presenter transient.
 public enum DIWiring {
     /// Registers the four services in the live container. Nothing is built
-    /// here: the start builds the pool (which awaits, and fails for a URL it
-    /// cannot open) and then the store, which loads its rows through it.
-    /// Registering again replaces the previous entries (the tests use that
-    /// to start afresh: a new pool and a new store at the next start).
-    public static func registerServices(databaseURL: String = ConnectionPool.defaultURL) {
-        UnifiedDI.register(ConnectionPool.self, scope: .singleton) {
-            try await ConnectionPool.connect(to: databaseURL)
+    /// here: the start builds the pool (which connects to PostgreSQL and
+    /// creates the table, and fails when it cannot) and then the store,
+    /// which uses it. At shutdown the container closes the store, then the
+    /// pool (newest first). Registering again replaces the previous entries
+    /// (the tests use that to start afresh).
+    public static func registerServices(
+        settings: DatabaseSettings = DatabaseSettings(),
+        logger: Logger = Logger(label: "todo-api")
+    ) {
+        UnifiedDI.register(DatabasePool.self, scope: .singleton) {
+            try await DatabasePool.connect(settings: settings, logger: logger)
         }
         UnifiedDI.register(TodoStore.self, scope: .singleton) {
             // Joins the pool's build when the start runs both at once; a pool
             // that failed fails the store too.
-            try await TodoStore.loaded(from: UnifiedDI.resolveAsyncThrowing(ConnectionPool.self))
+            TodoStore(pool: try await UnifiedDI.resolveAsyncThrowing(DatabasePool.self), logger: logger)
         }
         UnifiedDI.register(UnitOfWork.self, scope: .task) { UnitOfWork() }
         UnifiedDI.register(TodoPresenter.self, scope: .transient) {
@@ -49,7 +55,7 @@ public enum DIWiring {
         routes.get("health") { _ in HealthResponse(status: "ok") }
         routes.get("todos") { _ in
             let services = RequestServices()
-            return TodoHandlers.list(
+            return try await TodoHandlers.list(
                 store: services.store,
                 unitOfWork: services.unitOfWork,
                 presenter: try services.presenter()
@@ -58,7 +64,7 @@ public enum DIWiring {
         routes.get("todos", ":id") { request in
             let id = try TodoHandlers.todoID(request)
             let services = RequestServices()
-            return try TodoHandlers.get(
+            return try await TodoHandlers.get(
                 id: id,
                 store: services.store,
                 unitOfWork: services.unitOfWork,
@@ -68,15 +74,25 @@ public enum DIWiring {
         routes.post("todos") { request in
             let body = try request.content.decode(CreateTodoRequest.self, as: .json)
             let services = RequestServices()
-            return try TodoHandlers.create(
+            return try await TodoHandlers.create(
                 body,
                 store: services.store,
                 unitOfWork: services.unitOfWork,
                 presenter: try services.presenter()
             )
         }
+        routes.post("todos", ":id", "done") { request in
+            let id = try TodoHandlers.todoID(request)
+            let services = RequestServices()
+            return try await TodoHandlers.markDone(
+                id: id,
+                store: services.store,
+                unitOfWork: services.unitOfWork,
+                presenter: try services.presenter()
+            )
+        }
         routes.get("stats") { _ in
-            TodoHandlers.stats(store: RequestServices().store)
+            try await TodoHandlers.stats(store: RequestServices().store)
         }
     }
 }
@@ -113,7 +129,7 @@ public struct TaskScopeMiddleware: AsyncMiddleware {
     }
 
     public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        try await inFlight.track {
+        try await inFlight.admit {
             try await withTaskScope {
                 try await next.respond(to: request)
             }
@@ -129,17 +145,41 @@ public struct TaskScopeMiddleware: AsyncMiddleware {
 /// SIGTERM right after wrk closed its connections crashed a handler whose
 /// `@Injected` unit of work had just been released. ReleaseDependenciesOnShutdown
 /// waits for this count to reach zero first.
+///
+/// Vapor may also hand a request accepted just before it stopped to the
+/// middleware after the drain: once the shutdown has begun (`beginStopping`),
+/// `admit` refuses it with a 503 saying so, instead of running it against
+/// released services.
 public final class InFlightRequests: Sendable {
     private let count = Atomic<Int>(0)
+    private let stopping = Atomic<Bool>(false)
 
     public init() {}
 
-    public var current: Int { count.load(ordering: .acquiring) }
+    // Sequentially consistent, as in admit and beginStopping: of a request
+    // counted in and a shutdown begun at the same time, at least one sees
+    // the other (the request its refusal, or the drain its count).
+    public var current: Int { count.load(ordering: .sequentiallyConsistent) }
 
     public func track<R>(_ operation: () async throws -> R) async rethrows -> R {
-        count.add(1, ordering: .relaxed)
+        count.add(1, ordering: .sequentiallyConsistent)
         defer { count.subtract(1, ordering: .releasing) }
         return try await operation()
+    }
+
+    /// `track`, unless the shutdown has begun: then a 503.
+    public func admit<R>(_ operation: () async throws -> R) async throws -> R {
+        try await track {
+            if stopping.load(ordering: .sequentiallyConsistent) {
+                throw Abort(.serviceUnavailable, reason: "the server is stopping")
+            }
+            return try await operation()
+        }
+    }
+
+    /// From now on `admit` refuses requests; call before draining.
+    public func beginStopping() {
+        stopping.store(true, ordering: .sequentiallyConsistent)
     }
 
     /// Waits until no request is in flight; false if `timeout` passed first.
@@ -165,9 +205,15 @@ public final class InFlightRequests: Sendable {
 }
 
 /// The container's shutdown (`UnifiedDI.shutdown()`, which
-/// ReleaseDependenciesOnShutdown awaits) calls this once the store built
-/// from the pool is released: the pool closes with the application.
-extension ConnectionPool: AsyncShutdown {
+/// ReleaseDependenciesOnShutdown awaits) awaits these newest first: the
+/// store refuses further calls, then the pool closes its connections.
+extension TodoStore: AsyncShutdown {
+    public func shutdown() async {
+        close()
+    }
+}
+
+extension DatabasePool: AsyncShutdown {
     public func shutdown() async {
         await close()
     }
@@ -176,7 +222,7 @@ extension ConnectionPool: AsyncShutdown {
 /// Shuts the live container down when the application shuts down, so the
 /// singletons it built are released with the application rather than at
 /// process exit: `asyncShutdown()` awaits `UnifiedDI.shutdown()`, which
-/// closes the connection pool (`AsyncShutdown`) after releasing the store;
+/// closes the store, then the pool (`AsyncShutdown`, newest first);
 /// Vapor's synchronous `shutdown()` can only drop the registrations
 /// (`UnifiedDI.releaseAll()`, no async cleanup).
 ///
@@ -194,12 +240,14 @@ public struct ReleaseDependenciesOnShutdown: LifecycleHandler {
     }
 
     public func shutdown(_ application: Application) {
+        inFlight.beginStopping()
         if mayRelease(drained: inFlight.drainBlocking(timeout: drainTimeout), application) {
             UnifiedDI.releaseAll()
         }
     }
 
     public func shutdownAsync(_ application: Application) async {
+        inFlight.beginStopping()
         if mayRelease(drained: await inFlight.drain(timeout: drainTimeout), application) {
             await UnifiedDI.shutdown()
         }

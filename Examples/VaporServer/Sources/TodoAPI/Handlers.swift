@@ -5,17 +5,21 @@ import Vapor
 /// (DIWiring.swift, ManualWiring.swift). Apart from Vapor's `Abort` in place of
 /// Hummingbird's `HTTPError`, this is the Hummingbird example's file.
 enum TodoHandlers {
-    static func get(id: Int, store: TodoStore, unitOfWork: UnitOfWork, presenter: TodoPresenter) throws -> TodoResponse {
+    static func get(id: Int, store: TodoStore, unitOfWork: UnitOfWork, presenter: TodoPresenter) async throws
+        -> TodoResponse
+    {
         unitOfWork.recordRead()
-        guard let todo = store.todo(id: id) else {
+        guard let todo = try await database({ try await store.todo(id: id) }) else {
             throw Abort(.notFound, reason: "no todo \(id)")
         }
         return TodoResponse(todo: presenter.present(todo), meta: presenter.meta(handlerUnitOfWork: unitOfWork))
     }
 
-    static func list(store: TodoStore, unitOfWork: UnitOfWork, presenter: TodoPresenter) -> TodoListResponse {
+    static func list(store: TodoStore, unitOfWork: UnitOfWork, presenter: TodoPresenter) async throws
+        -> TodoListResponse
+    {
         unitOfWork.recordRead()
-        let todos = store.all().map(presenter.present)
+        let todos = try await database { try await store.all() }.map(presenter.present)
         return TodoListResponse(todos: todos, meta: presenter.meta(handlerUnitOfWork: unitOfWork))
     }
 
@@ -24,17 +28,27 @@ enum TodoHandlers {
         store: TodoStore,
         unitOfWork: UnitOfWork,
         presenter: TodoPresenter
-    ) throws -> WithStatus<TodoResponse> {
+    ) async throws -> WithStatus<TodoResponse> {
         let title = body.title.trimmingWhitespace()
         guard !title.isEmpty else {
             throw Abort(.badRequest, reason: "title is empty")
         }
         unitOfWork.recordWrite()
-        let todo = store.insert(title: title)
+        let todo = try await database { try await store.insert(title: title) }
         return WithStatus(
             status: .created,
             body: TodoResponse(todo: presenter.present(todo), meta: presenter.meta(handlerUnitOfWork: unitOfWork))
         )
+    }
+
+    static func markDone(id: Int, store: TodoStore, unitOfWork: UnitOfWork, presenter: TodoPresenter) async throws
+        -> TodoResponse
+    {
+        unitOfWork.recordWrite()
+        guard let todo = try await database({ try await store.markDone(id: id) }) else {
+            throw Abort(.notFound, reason: "no todo \(id)")
+        }
+        return TodoResponse(todo: presenter.present(todo), meta: presenter.meta(handlerUnitOfWork: unitOfWork))
     }
 
     /// The `:id` of `/todos/:id`. A 400 when it is not an integer, as in the
@@ -46,8 +60,18 @@ enum TodoHandlers {
         return id
     }
 
-    static func stats(store: TodoStore) -> StatsResponse {
-        StatsResponse(todos: store.count, unitsOfWorkAlive: UnitOfWork.alive)
+    static func stats(store: TodoStore) async throws -> StatsResponse {
+        StatsResponse(todos: try await database { try await store.count() }, unitsOfWorkAlive: UnitOfWork.alive)
+    }
+
+    /// A database that is down, restarting, slow past the request budget or
+    /// closing is a 503 naming the cause; the client may retry.
+    private static func database<T>(_ operation: () async throws -> T) async throws -> T {
+        do {
+            return try await operation()
+        } catch let error as DatabaseError {
+            throw Abort(.serviceUnavailable, reason: error.description)
+        }
     }
 }
 

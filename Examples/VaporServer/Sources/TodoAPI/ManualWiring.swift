@@ -1,13 +1,14 @@
 import Vapor
 
-/// The same services wired by hand: the store made once and captured by the
-/// routes, the unit of work and the presenter made per request and passed on.
+/// The same services wired by hand: the store (over a pool connected by
+/// hand, `DatabasePool.connect`) made once and captured by the routes, the
+/// unit of work and the presenter made per request and passed on.
 enum ManualWiring {
     static func addRoutes(to routes: some RoutesBuilder, store: TodoStore) {
         routes.get("health") { _ in HealthResponse(status: "ok") }
         routes.get("todos") { _ in
             let unitOfWork = UnitOfWork()
-            return TodoHandlers.list(
+            return try await TodoHandlers.list(
                 store: store,
                 unitOfWork: unitOfWork,
                 presenter: TodoPresenter(unitOfWork: unitOfWork)
@@ -16,7 +17,7 @@ enum ManualWiring {
         routes.get("todos", ":id") { request in
             let id = try TodoHandlers.todoID(request)
             let unitOfWork = UnitOfWork()
-            return try TodoHandlers.get(
+            return try await TodoHandlers.get(
                 id: id,
                 store: store,
                 unitOfWork: unitOfWork,
@@ -26,15 +27,25 @@ enum ManualWiring {
         routes.post("todos") { request in
             let body = try request.content.decode(CreateTodoRequest.self, as: .json)
             let unitOfWork = UnitOfWork()
-            return try TodoHandlers.create(
+            return try await TodoHandlers.create(
                 body,
                 store: store,
                 unitOfWork: unitOfWork,
                 presenter: TodoPresenter(unitOfWork: unitOfWork)
             )
         }
+        routes.post("todos", ":id", "done") { request in
+            let id = try TodoHandlers.todoID(request)
+            let unitOfWork = UnitOfWork()
+            return try await TodoHandlers.markDone(
+                id: id,
+                store: store,
+                unitOfWork: unitOfWork,
+                presenter: TodoPresenter(unitOfWork: unitOfWork)
+            )
+        }
         routes.get("stats") { _ in
-            TodoHandlers.stats(store: store)
+            try await TodoHandlers.stats(store: store)
         }
     }
 }

@@ -1,3 +1,6 @@
+import Foundation
+import Logging
+import PostgresNIO
 import Synchronization
 
 /// A todo as stored.
@@ -7,123 +10,370 @@ public struct Todo: Sendable, Equatable {
     public var done: Bool
 }
 
-/// Singleton built by an async factory that can fail: a stand-in for a
-/// database's connection pool. `connect(to:)` awaits, as opening the first
-/// connections does, and throws for a URL it cannot open; the DI wiring's
-/// store loads its rows through it, and `close()` is awaited when the
-/// container shuts down.
-public final class ConnectionPool: Sendable {
-    /// Why the pool could not do what was asked.
-    public enum PoolError: Error, Equatable, CustomStringConvertible {
-        /// Not a `memory://NAME` URL, the only kind the stand-in opens.
-        case unsupportedURL(String)
-        /// Used after `close()`.
-        case closed
+/// Where the database is and how long its parts may take.
+public struct DatabaseSettings: Sendable {
+    /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`.
+    public var url: String
+    /// How long a request may wait for the database, connection included;
+    /// past it the request fails with ``DatabaseError/timedOut(_:)``.
+    public var requestBudget: Duration
+    /// How long the start waits for the first connection.
+    public var connectTimeout: Duration
+    /// The `application_name` of the pool's sessions, so
+    /// `pg_stat_activity` tells them apart.
+    public var applicationName: String
 
-        public var description: String {
-            switch self {
-            case .unsupportedURL(let url):
-                return "cannot connect to '\(url)': the stand-in pool opens memory://NAME URLs only"
-            case .closed:
-                return "the connection pool is closed"
-            }
+    /// The URL the servers use unless told otherwise: the cluster
+    /// `scripts/postgres.sh start` makes.
+    public static let defaultURL = "postgres://weavedi@127.0.0.1:54329/todos"
+
+    public init(
+        url: String = DatabaseSettings.defaultURL,
+        requestBudget: Duration = .seconds(1),
+        connectTimeout: Duration = .seconds(3),
+        applicationName: String = "todo-api"
+    ) {
+        self.url = url
+        self.requestBudget = requestBudget
+        self.connectTimeout = connectTimeout
+        self.applicationName = applicationName
+    }
+}
+
+/// What went wrong with the database, as a request or the start sees it.
+public enum DatabaseError: Error, Equatable, CustomStringConvertible {
+    /// Not a `postgres://` URL with a host and a database.
+    case invalidURL(String)
+    /// The start could not reach the server within the connect timeout.
+    case unreachable(url: String, reason: String)
+    /// A request could not use the database (down, restarting, refused).
+    case unavailable(String)
+    /// A request's query did not finish within the request budget.
+    case timedOut(Duration)
+    /// Used after the store or the pool was closed (the server is stopping).
+    case closed
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let url):
+            return "'\(url)' is not a database URL (postgres://USER@HOST[:PORT]/DATABASE)"
+        case .unreachable(let url, let reason):
+            return "cannot connect to \(url): \(reason)"
+        case .unavailable(let reason):
+            return "the database is unavailable: \(reason)"
+        case .timedOut(let budget):
+            return "the database did not answer within \(budget)"
+        case .closed:
+            return "the database connection is closed: the server is stopping"
         }
     }
+}
 
-    /// The URL the servers connect to unless `--database-url` says otherwise.
-    public static let defaultURL = "memory://todos"
+/// What a service did at start and shutdown, in order: the servers log it,
+/// the tests read it.
+public enum ServiceEvents {
+    private static let events = Mutex<[String]>([])
 
-    private static let connects = Atomic<Int>(0)
+    public static func record(_ event: String, logger: Logger) {
+        events.withLock { $0.append(event) }
+        logger.info("\(event)")
+    }
 
-    /// Pools connected so far in this process: one per start.
-    public static var connectedCount: Int { connects.load(ordering: .relaxed) }
+    public static var all: [String] { events.withLock { $0 } }
+}
 
-    public let url: String
+/// Singleton: the connection pool, postgres-nio's `PostgresClient`, built by
+/// an async factory. `connect` starts the client's `run()` in a task the
+/// pool owns until `close()` (the start needs a running client to connect
+/// and migrate before anything is served), waits for a first connection
+/// within the connect timeout, and creates the table.
+public final class DatabasePool: Sendable {
+    public let settings: DatabaseSettings
+    public let client: PostgresClient
+    private let running: Task<Void, Never>
+    private let logger: Logger
     private let open = Atomic<Bool>(true)
 
-    private init(url: String) {
-        self.url = url
+    private init(settings: DatabaseSettings, client: PostgresClient, running: Task<Void, Never>, logger: Logger) {
+        self.settings = settings
+        self.client = client
+        self.running = running
+        self.logger = logger
     }
 
-    /// Opens a pool to `url`, taking `latency` as a real pool's first
-    /// connections would.
-    public static func connect(to url: String, latency: Duration = .milliseconds(20)) async throws -> ConnectionPool {
-        try await Task.sleep(for: latency)
-        let scheme = "memory://"
-        guard url.hasPrefix(scheme), url.count > scheme.count else {
-            throw PoolError.unsupportedURL(url)
+    /// Connects to `settings.url` and migrates. Throws
+    /// ``DatabaseError/unreachable(url:reason:)`` when no connection opens
+    /// within the connect timeout, after stopping the client.
+    public static func connect(settings: DatabaseSettings, logger: Logger) async throws -> DatabasePool {
+        var configuration = try configuration(for: settings)
+        configuration.options.connectTimeout = settings.connectTimeout
+        configuration.options.additionalStartupParameters = [("application_name", settings.applicationName)]
+        configuration.options.maximumConnections = 8
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let running = Task { await client.run() }
+        let pool = DatabasePool(settings: settings, client: client, running: running, logger: logger)
+        do {
+            try await withinBudget(settings.connectTimeout) {
+                _ = try await client.query("SELECT 1")
+            }
+            try await pool.migrate()
+        } catch {
+            await pool.stopClient()
+            let reason: String
+            switch error {
+            case DatabaseError.timedOut:
+                reason = "no connection within \(settings.connectTimeout) (is the server running?)"
+            default:
+                reason = DatabasePool.describe(error)
+            }
+            throw DatabaseError.unreachable(url: settings.url, reason: reason)
         }
-        connects.add(1, ordering: .relaxed)
-        return ConnectionPool(url: url)
+        ServiceEvents.record("pool connected to \(settings.url)", logger: logger)
+        return pool
     }
 
     public var isOpen: Bool { open.load(ordering: .acquiring) }
 
-    /// The titles in the database's todo table (the stand-in's table holds
-    /// the seed).
-    public func fetchTitles() async throws -> [String] {
-        guard isOpen else { throw PoolError.closed }
-        await Task.yield()
-        return TodoStore.seedTitles
+    /// Runs `operation` with the request budget: a database that is down,
+    /// restarting or slow fails the request with a ``DatabaseError`` in
+    /// bounded time instead of holding it.
+    public func run<T: Sendable>(_ operation: @escaping @Sendable (PostgresClient) async throws -> T) async throws -> T {
+        guard isOpen else { throw DatabaseError.closed }
+        let client = client
+        do {
+            return try await withinBudget(settings.requestBudget) { try await operation(client) }
+        } catch let error as DatabaseError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw DatabaseError.unavailable(DatabasePool.describe(error))
+        }
     }
 
-    /// Closes the connections. Later calls do nothing.
+    /// Creates the table; seeds it when empty, or, with `reset`, empties it,
+    /// restarts the ids and seeds it (the tests start from the seed).
+    public func migrate(reset: Bool = false) async throws {
+        try await client.query(
+            "CREATE TABLE IF NOT EXISTS todos (id bigserial PRIMARY KEY, title text NOT NULL, done boolean NOT NULL DEFAULT false)"
+        )
+        if reset {
+            try await client.query("TRUNCATE todos RESTART IDENTITY")
+        }
+        var count = 0
+        for try await value in try await client.query("SELECT count(*) FROM todos").decode(Int.self) {
+            count = value
+        }
+        if count == 0 {
+            for title in TodoStore.seedTitles {
+                try await client.query("INSERT INTO todos (title) VALUES (\(title))")
+            }
+        }
+    }
+
+    /// Stops taking queries and closes every connection (the client's
+    /// `run()` ends when its task is cancelled). Later calls do nothing.
     public func close() async {
-        open.store(false, ordering: .releasing)
+        guard open.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        await stopClient()
+        ServiceEvents.record("pool closed", logger: logger)
+    }
+
+    private func stopClient() async {
+        running.cancel()
+        await running.value
+    }
+
+    static func configuration(for settings: DatabaseSettings) throws -> PostgresClient.Configuration {
+        guard let components = URLComponents(string: settings.url),
+            components.scheme == "postgres" || components.scheme == "postgresql",
+            let host = components.host, !host.isEmpty,
+            let user = components.user, !user.isEmpty,
+            components.path.count > 1
+        else { throw DatabaseError.invalidURL(settings.url) }
+        return PostgresClient.Configuration(
+            host: host,
+            port: components.port ?? 5432,
+            username: user,
+            password: components.password,
+            database: String(components.path.dropFirst()),
+            tls: .disable
+        )
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            if let underlying = error.underlying { return "\(error.code): \(underlying)" }
+            return "\(error.code)"
+        }
+        return "\(error)"
     }
 }
 
-/// Singleton: the in-memory repository, one per process, behind a Mutex.
-public final class TodoStore: Sendable {
+/// Runs `operation`, or throws ``DatabaseError/timedOut(_:)`` once `budget`
+/// has passed, whichever comes first. The operation is cancelled when the
+/// budget runs out; a query already sent finishes in the background and
+/// returns its connection to the pool (postgres-nio does not cancel a sent
+/// query), which is why this does not wait for it.
+func withinBudget<T: Sendable>(
+    _ budget: Duration,
+    _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let outcome = FirstOutcome<T>()
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+            outcome.install(continuation)
+            let work = Task {
+                do {
+                    outcome.finish(.success(try await operation()))
+                } catch {
+                    outcome.finish(.failure(error))
+                }
+            }
+            let timer = Task {
+                try await Task.sleep(for: budget)
+                if outcome.finish(.failure(DatabaseError.timedOut(budget))) { work.cancel() }
+            }
+            outcome.onFinish { timer.cancel() }
+        }
+    } onCancel: {
+        outcome.finish(.failure(CancellationError()))
+    }
+}
+
+/// The first of several racing results, delivered once.
+private final class FirstOutcome<T: Sendable>: Sendable {
     private struct State {
-        var todos: [Int: Todo] = [:]
-        var nextID = 1
+        var continuation: CheckedContinuation<T, any Error>?
+        var result: Result<T, any Error>?
+        var cleanup: (@Sendable () -> Void)?
     }
 
     private let state = Mutex(State())
 
-    /// The pool the rows were loaded through (`loaded(from:)`, the DI
-    /// wiring's store); nil for a store seeded in memory (`seeded()`, the
-    /// manual wiring's).
-    public let pool: ConnectionPool?
-
-    public init(seed titles: [String] = [], pool: ConnectionPool? = nil) {
-        self.pool = pool
-        for title in titles { _ = insert(title: title) }
+    func install(_ continuation: CheckedContinuation<T, any Error>) {
+        let early = state.withLock { state -> Result<T, any Error>? in
+            if let result = state.result { return result }
+            state.continuation = continuation
+            return nil
+        }
+        if let early { continuation.resume(with: early) }
     }
 
-    public func insert(title: String) -> Todo {
-        state.withLock { state in
-            let todo = Todo(id: state.nextID, title: title, done: false)
-            state.nextID += 1
-            state.todos[todo.id] = todo
-            return todo
+    func onFinish(_ cleanup: @escaping @Sendable () -> Void) {
+        let finished = state.withLock { state -> Bool in
+            if state.result != nil { return true }
+            state.cleanup = cleanup
+            return false
+        }
+        if finished { cleanup() }
+    }
+
+    /// True when this was the first result.
+    @discardableResult
+    func finish(_ result: Result<T, any Error>) -> Bool {
+        let taken = state.withLock { state -> (CheckedContinuation<T, any Error>?, (@Sendable () -> Void)?)? in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer {
+                state.continuation = nil
+                state.cleanup = nil
+            }
+            return (state.continuation, state.cleanup)
+        }
+        guard let taken else { return false }
+        taken.0?.resume(with: result)
+        taken.1?()
+        return true
+    }
+}
+
+/// Singleton: the repository, reading and writing the `todos` table through
+/// the pool, each call within the request budget. Closed at shutdown before
+/// the pool it uses (the container shuts down newest first).
+public final class TodoStore: Sendable {
+    /// nil: a store with no database (``TodoStoreKey``'s default, when
+    /// nothing is registered): every call fails with
+    /// ``DatabaseError/unavailable(_:)``.
+    public let pool: DatabasePool?
+    private let open = Atomic<Bool>(true)
+    private let logger: Logger
+
+    public init(pool: DatabasePool?, logger: Logger = Logger(label: "TodoStore")) {
+        self.pool = pool
+        self.logger = logger
+    }
+
+    private func database() throws -> DatabasePool {
+        guard open.load(ordering: .acquiring) else { throw DatabaseError.closed }
+        guard let pool else { throw DatabaseError.unavailable("no database is registered for the store") }
+        return pool
+    }
+
+    public func insert(title: String) async throws -> Todo {
+        try await database().run { client in
+            let rows = try await client.query(
+                "INSERT INTO todos (title) VALUES (\(title)) RETURNING id, title, done"
+            )
+            return try await TodoStore.first(rows)!
         }
     }
 
-    public func todo(id: Int) -> Todo? {
-        state.withLock { $0.todos[id] }
+    public func todo(id: Int) async throws -> Todo? {
+        try await database().run { client in
+            try await TodoStore.first(client.query("SELECT id, title, done FROM todos WHERE id = \(id)"))
+        }
     }
 
-    public func all() -> [Todo] {
-        state.withLock { $0.todos.values.sorted { $0.id < $1.id } }
+    /// Marks a todo done; nil when there is no such todo.
+    public func markDone(id: Int) async throws -> Todo? {
+        try await database().run { client in
+            try await TodoStore.first(
+                client.query("UPDATE todos SET done = true WHERE id = \(id) RETURNING id, title, done")
+            )
+        }
     }
 
-    public var count: Int { state.withLock { $0.todos.count } }
+    public func all() async throws -> [Todo] {
+        try await database().run { client in
+            var todos: [Todo] = []
+            for try await (id, title, done) in try await client.query("SELECT id, title, done FROM todos ORDER BY id")
+                .decode((Int, String, Bool).self)
+            {
+                todos.append(Todo(id: id, title: title, done: done))
+            }
+            return todos
+        }
+    }
 
-    /// The seed the server starts with, so `GET /todos/1` answers at once.
+    public func count() async throws -> Int {
+        try await database().run { client in
+            var count = 0
+            for try await value in try await client.query("SELECT count(*) FROM todos").decode(Int.self) {
+                count = value
+            }
+            return count
+        }
+    }
+
+    /// Refuses further calls; calls under way finish.
+    public func close() {
+        guard open.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        ServiceEvents.record("store closed", logger: logger)
+    }
+
+    private static func first(_ rows: PostgresRowSequence) async throws -> Todo? {
+        var found: Todo?
+        for try await (id, title, done) in rows.decode((Int, String, Bool).self) where found == nil {
+            found = Todo(id: id, title: title, done: done)
+        }
+        return found
+    }
+
+    /// The rows the migration seeds an empty table with, so `GET /todos/1`
+    /// answers at once.
     public static let seedTitles = ["Write the example", "Load-test it", "Compare the wirings"]
-
-    /// A store holding the seed, made in memory.
-    public static func seeded() -> TodoStore {
-        TodoStore(seed: seedTitles)
-    }
-
-    /// A store holding the rows read through `pool`, as a repository loads
-    /// from its database at startup; the same rows as `seeded()`.
-    public static func loaded(from pool: ConnectionPool) async throws -> TodoStore {
-        TodoStore(seed: try await pool.fetchTitles(), pool: pool)
-    }
 }
 
 /// Request-scoped: one per request (a `.task` registration under DI, built by

@@ -11,19 +11,24 @@ import Musl
 import Darwin
 #endif
 
-// vapor-server [--wiring di|manual|both] [--port N] [--log-level LEVEL] [--database-url URL]
-// The DI wiring starts its services before serving: the connection pool
-// connects to --database-url (default memory://todos; the stand-in opens
-// memory://NAME only, so any other URL shows a failed start: the error on
-// stderr, exit status 1, nothing served).
+// vapor-server [--wiring di|manual|both] [--port N] [--log-level LEVEL]
+//              [--database-url URL] [--request-budget-ms N] [--start-timeout-ms N]
+// The data lives in PostgreSQL: --database-url, else $DATABASE_URL, else
+// postgres://weavedi@127.0.0.1:54329/todos (scripts/postgres.sh start makes
+// that server). The DI wiring starts its services before serving: the pool
+// connects and creates the table; a database it cannot reach fails the
+// start (the error on stderr, exit status 1, nothing served).
+// A request waits for the database at most --request-budget-ms (1000), then
+// gets a 503.
 // Listens on 127.0.0.1 only. Logs through swift-log; at the default level
-// (info) nothing is logged per request. The options are parsed here and not
+// (info) nothing is logged per request; the start and the shutdown log each
+// service opened and closed, in order. The options are parsed here and not
 // by Vapor's command line, which knows none of them: Vapor is handed `serve`.
 
 func usage(_ message: String) -> Never {
     let text = """
         error: \(message)
-        usage: vapor-server [--wiring di|manual|both] [--port N] [--log-level trace|debug|info|notice|warning|error|critical] [--database-url URL]
+        usage: vapor-server [--wiring di|manual|both] [--port N] [--log-level trace|debug|info|notice|warning|error|critical] [--database-url URL] [--request-budget-ms N] [--start-timeout-ms N]
 
         """
     FileHandleStderr.write(text)
@@ -33,7 +38,8 @@ func usage(_ message: String) -> Never {
 var wiring: Wiring? = .di  // nil: both (the DI routes under /di, the hand-wired ones under /manual)
 var port = 8080
 var level = Logger.Level.info
-var databaseURL = ConnectionPool.defaultURL
+var settings = DatabaseSettings(url: ProcessInfo.processInfo.environment["DATABASE_URL"] ?? DatabaseSettings.defaultURL)
+var startTimeout = Duration.seconds(10)
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -54,9 +60,24 @@ while let argument = arguments.popFirst() {
         level = parsed
     case "--database-url":
         guard let value = arguments.popFirst() else { usage("--database-url takes a URL") }
-        databaseURL = value
+        settings.url = value
+    case "--request-budget-ms":
+        guard let value = arguments.popFirst(), let parsed = Int(value), parsed > 0 else {
+            usage("--request-budget-ms takes a positive number")
+        }
+        settings.requestBudget = .milliseconds(parsed)
+    case "--start-timeout-ms":
+        guard let value = arguments.popFirst(), let parsed = Int(value), parsed > 0 else {
+            usage("--start-timeout-ms takes a positive number")
+        }
+        startTimeout = .milliseconds(parsed)
+        // Within the start's timeout, so a database that does not answer
+        // fails the start with the pool's own reason, not a bare timeout.
+        settings.connectTimeout = min(settings.connectTimeout, startTimeout / 2)
     case "-h", "--help":
-        print("usage: vapor-server [--wiring di|manual|both] [--port N] [--log-level LEVEL] [--database-url URL]")
+        print(
+            "usage: vapor-server [--wiring di|manual|both] [--port N] [--log-level LEVEL] [--database-url URL] [--request-budget-ms N] [--start-timeout-ms N]"
+        )
         exit(0)
     default:
         usage("unknown argument \(argument)")
@@ -73,7 +94,13 @@ logger.info("starting", metadata: ["wiring": "\(wiring?.rawValue ?? "both")", "a
 let app: Application
 do {
     // Under DI, starts the services first (UnifiedDI.start in startServices).
-    app = try await buildApplication(wiring: wiring, port: port, logger: logger, databaseURL: databaseURL)
+    app = try await buildApplication(
+        wiring: wiring,
+        port: port,
+        logger: logger,
+        settings: settings,
+        startTimeout: startTimeout
+    )
 } catch {
     // A failed start (DIError.startFailed names each service that failed or
     // hung, and why), or Vapor could not make the application. Nothing was
@@ -88,6 +115,7 @@ do {
     try? await app.asyncShutdown()
     throw error
 }
-// Runs the lifecycle handlers, among them the one that releases WeaveDI's
-// registrations (ReleaseDependenciesOnShutdown).
+// Runs the lifecycle handlers, among them the one that waits for the
+// requests in flight and then shuts WeaveDI's container down: the store,
+// then the pool (ReleaseDependenciesOnShutdown).
 try await app.asyncShutdown()

@@ -3,41 +3,57 @@ import WeaveDI
 import XCTVapor
 
 /// The server starts its services before serving (`buildApplication`, through
-/// `UnifiedDI.start(timeout:)`): the pool's async factory connects once, the
-/// store loads through it, and a pool that cannot connect stops the start
-/// with an error naming it, before any application is made.
+/// `UnifiedDI.start(timeout:)`): the pool's async factory connects to
+/// PostgreSQL once and creates the table, the store uses it, and a database
+/// the pool cannot reach stops the start with an error naming it, before
+/// any application is made. The application's shutdown closes the store,
+/// then the pool, whose sessions leave the server.
 final class StartTests: XCTestCase {
-    override func setUp() {
-        super.setUp()
+    override func setUp() async throws {
+        try await super.setUp()
+        await UnifiedDI.shutdown()
         WeaveDI.Container.live = WeaveDI.Container()
     }
 
-    /// Registering runs no factory: the pool is not connected, and a
-    /// synchronous resolve finds nothing built yet.
+    override func tearDown() async throws {
+        await UnifiedDI.shutdown()
+        try await super.tearDown()
+    }
+
+    private func connections() -> Int {
+        ServiceEvents.all.filter { $0.hasPrefix("pool connected") }.count
+    }
+
+    /// Registering runs no factory: no pool connects, and a synchronous
+    /// resolve finds nothing built yet.
     func testRegisteringBuildsNothing() {
-        let connected = ConnectionPool.connectedCount
-        DIWiring.registerServices()
-        XCTAssertNil(UnifiedDI.resolve(ConnectionPool.self))
+        let connected = connections()
+        DIWiring.registerServices(settings: testSettings, logger: quietServiceLogger)
+        XCTAssertNil(UnifiedDI.resolve(DatabasePool.self))
         XCTAssertNil(UnifiedDI.resolve(TodoStore.self))
-        XCTAssertEqual(ConnectionPool.connectedCount, connected)
+        XCTAssertEqual(connections(), connected)
     }
 
     /// A start connects the pool once (the store's factory joins that
-    /// build), the routes serve the rows the store loaded through it, and
-    /// the application's shutdown closes it (ReleaseDependenciesOnShutdown
-    /// awaits the container's shutdown, which awaits `AsyncShutdown`).
-    func testAStartConnectsThePoolOnceAndTheRoutesServe() async throws {
-        let connected = ConnectionPool.connectedCount
-        let app = try await buildApplication(wiring: .di, port: 0, logger: testLogger)
-        let pool: ConnectionPool
+    /// build), the routes serve the seeded rows from PostgreSQL, and the
+    /// application's shutdown (ReleaseDependenciesOnShutdown awaits the
+    /// container's shutdown) closes the store, then the pool, whose sessions
+    /// leave pg_stat_activity.
+    func testAStartConnectsThePoolOnceAndShutdownClosesStoreThenPool() async throws {
+        let connected = connections()
+        var settings = testSettings
+        settings.applicationName = "todo-api-tests-start"
+        let app = try await buildApplication(wiring: .di, port: 0, logger: testLogger, settings: settings)
+        let pool: DatabasePool
         do {
-            XCTAssertEqual(ConnectionPool.connectedCount - connected, 1)
-            pool = try XCTUnwrap(UnifiedDI.resolve(ConnectionPool.self), "built by the start, so a synchronous resolve has it")
+            XCTAssertEqual(connections() - connected, 1)
+            pool = try XCTUnwrap(UnifiedDI.resolve(DatabasePool.self), "built by the start, so a synchronous resolve has it")
             XCTAssertTrue(pool.isOpen)
-            XCTAssertTrue(UnifiedDI.resolve(TodoStore.self)?.pool === pool, "the store did not load through the pool")
-            let again = try await UnifiedDI.resolveAsyncThrowing(ConnectionPool.self)
+            XCTAssertTrue(UnifiedDI.resolve(TodoStore.self)?.pool === pool, "the store does not use the pool")
+            let again = try await UnifiedDI.resolveAsyncThrowing(DatabasePool.self)
             XCTAssertTrue(again === pool)
-            XCTAssertEqual(ConnectionPool.connectedCount - connected, 1, "the pool connected again after the start")
+            XCTAssertEqual(connections() - connected, 1, "the pool connected again after the start")
+            try await pool.migrate(reset: true)
 
             let client = try app.testable()
             try await client.test(.GET, "/todos") { response async throws in
@@ -47,56 +63,68 @@ final class StartTests: XCTestCase {
             try await client.test(.GET, "/stats") { response async throws in
                 XCTAssertEqual(try response.content.decode(StatsResponse.self).todos, 3)
             }
+            let sessionsWhileServing = try await sessionCount(applicationName: "todo-api-tests-start")
+            XCTAssertGreaterThan(sessionsWhileServing, 0)
         } catch {
             try await app.asyncShutdown()
             throw error
         }
+        let before = ServiceEvents.all.count
         try await app.asyncShutdown()
         XCTAssertFalse(pool.isOpen, "the application's shutdown did not close the pool")
+        XCTAssertEqual(Array(ServiceEvents.all.dropFirst(before)), ["store closed", "pool closed"])
+        let sessionsAfterShutdown = try await sessionCount(applicationName: "todo-api-tests-start")
+        XCTAssertEqual(sessionsAfterShutdown, 0, "the pool's sessions outlived its close")
     }
 
-    /// A pool that cannot connect fails the start: `buildApplication` throws
-    /// `DIError.startFailed` naming the pool (and the store, which needs it)
-    /// with the pool's error, and makes no application.
-    func testAFailedStartNamesThePoolAndMakesNoApplication() async throws {
-        let url = "postgres://db.invalid/todos"
-        let connected = ConnectionPool.connectedCount
+    /// A database that does not answer fails the start: `buildApplication`
+    /// throws `DIError.startFailed` naming the pool (and the store, which
+    /// waits on it) with the pool's error, and makes no application.
+    func testAStartWithoutADatabaseNamesThePoolAndMakesNoApplication() async throws {
+        // Nothing listens on port 1: every connection is refused.
+        let settings = DatabaseSettings(url: "postgres://weavedi@127.0.0.1:1/todos", connectTimeout: .milliseconds(500))
+        let connected = connections()
         do {
-            let app = try await buildApplication(wiring: .di, port: 0, logger: testLogger, databaseURL: url)
+            let app = try await buildApplication(wiring: .di, port: 0, logger: testLogger, settings: settings)
             try await app.asyncShutdown()
             XCTFail("an application was made on a failed start")
         } catch DIError.startFailed(let failures) {
-            XCTAssertEqual(failures.map(\.type), ["ConnectionPool", "TodoStore"])
+            XCTAssertEqual(failures.map(\.type), ["DatabasePool", "TodoStore"])
             for failure in failures {
                 XCTAssertFalse(failure.timedOut, "\(failure)")
-                XCTAssertTrue(failure.chain.hasSuffix("ConnectionPool"), "\(failure)")
+                XCTAssertTrue(failure.chain.hasSuffix("DatabasePool"), "\(failure)")
                 guard case .factoryFailed(let type, _, let error) = failure.error else {
                     XCTFail("\(failure)")
                     continue
                 }
-                XCTAssertEqual(type, "ConnectionPool", "\(failure)")
-                XCTAssertEqual(error.error as? ConnectionPool.PoolError, .unsupportedURL(url))
+                XCTAssertEqual(type, "DatabasePool", "\(failure)")
+                guard case .unreachable(let url, _) = error.error as? DatabaseError else {
+                    XCTFail("\(error)")
+                    continue
+                }
+                XCTAssertEqual(url, settings.url)
             }
         }
-        XCTAssertEqual(ConnectionPool.connectedCount, connected)
-        XCTAssertFalse(WeaveDI.Container.live.isRegistered(ConnectionPool.self), "the failed start was not shut down")
+        XCTAssertEqual(connections(), connected)
+        XCTAssertFalse(WeaveDI.Container.live.isRegistered(DatabasePool.self), "the failed start was not shut down")
     }
 
     /// A service that does not finish within the timeout is named as hung,
     /// with what it was waiting on.
     func testAHungStartNamesWhatItWaitsOn() async throws {
-        DIWiring.registerServices()
-        UnifiedDI.register(ConnectionPool.self, scope: .singleton) {
+        DIWiring.registerServices(settings: testSettings, logger: quietServiceLogger)
+        UnifiedDI.register(DatabasePool.self, scope: .singleton) {
             // Outlasts the test run: the build goes on in the background.
-            try await ConnectionPool.connect(to: ConnectionPool.defaultURL, latency: .seconds(3600))
+            try await Task.sleep(for: .seconds(3600))
+            return try await DatabasePool.connect(settings: testSettings, logger: quietServiceLogger)
         }
         do {
             try await UnifiedDI.start(timeout: .milliseconds(100))
             XCTFail("the start waited for the pool")
         } catch DIError.startFailed(let failures) {
-            XCTAssertEqual(failures.map(\.type), ["ConnectionPool", "TodoStore"])
+            XCTAssertEqual(failures.map(\.type), ["DatabasePool", "TodoStore"])
             XCTAssertTrue(failures.allSatisfy(\.timedOut), "\(failures)")
-            XCTAssertEqual(failures.last?.chain, "TodoStore -> ConnectionPool")
+            XCTAssertEqual(failures.last?.chain, "TodoStore -> DatabasePool")
         }
     }
 }

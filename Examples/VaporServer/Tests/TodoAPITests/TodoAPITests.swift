@@ -11,6 +11,11 @@ final class TodoAPITests: XCTestCase {
         try await registerAndStartServices()
     }
 
+    override func tearDown() async throws {
+        await UnifiedDI.shutdown()
+        try await super.tearDown()
+    }
+
     /// The load test's one-process application serves each wiring under its
     /// prefix, with the same bodies.
     func testComparisonAppServesBothWiringsUnderTheirPrefixes() async throws {
@@ -77,7 +82,7 @@ final class TodoAPITests: XCTestCase {
                     )
                 }
             }
-            // The DI wiring's singleton store was fresh too: start the next wiring afresh.
+            // Both wirings share the table: start the next wiring from the seed.
             try await registerAndStartServices()
         }
     }
@@ -187,7 +192,7 @@ final class TodoAPITests: XCTestCase {
     /// with the application and the pool it was loaded through is closed.
     func testShutdownReleasesTheSingletons() async throws {
         weak var store: TodoStore?
-        let pool = try XCTUnwrap(UnifiedDI.resolve(ConnectionPool.self))
+        let pool = try XCTUnwrap(UnifiedDI.resolve(DatabasePool.self))
         let app = try await Application.make(.testing, logger: testLogger)
         do {
             configure(app, wiring: .di)
@@ -237,6 +242,31 @@ final class TodoAPITests: XCTestCase {
         XCTAssertFalse(WeaveDI.Container.live.isRegistered(TodoStore.self), "not released once the handler ended")
     }
 
+    /// A request that reaches the middleware once the shutdown has begun
+    /// (Vapor accepted it just before it stopped) is refused with a 503
+    /// saying so; it does not run against services being released.
+    func testARequestAfterTheShutdownBeganIsRefused() async throws {
+        let inFlight = InFlightRequests()
+        let app = try await Application.make(.testing, logger: testLogger)
+        do {
+            configure(app, wiring: .di, inFlight: inFlight)
+            let client = try app.testable()
+            try await client.test(.GET, "/todos/1") { response async throws in
+                XCTAssertEqual(response.status, .ok)
+            }
+            inFlight.beginStopping()
+            try await client.test(.GET, "/todos/1") { response async throws in
+                XCTAssertEqual(response.status, .serviceUnavailable)
+                XCTAssertTrue(response.body.string.contains("the server is stopping"), response.body.string)
+            }
+            XCTAssertEqual(inFlight.current, 0)
+        } catch {
+            try await app.asyncShutdown()
+            throw error
+        }
+        try await app.asyncShutdown()
+    }
+
     /// A handler that never ends does not hold the shutdown forever, and is
     /// not pulled out from under: nothing is released.
     func testShutdownGivesUpOnAHandlerThatNeverEnds() async throws {
@@ -259,30 +289,27 @@ final class TodoAPITests: XCTestCase {
     }
 }
 
-/// Registers the services afresh (a new pool, a new store) and starts the
-/// live container, as the server does before serving.
-func registerAndStartServices() async throws {
-    DIWiring.registerServices()
-    try await UnifiedDI.start(timeout: .seconds(5))
-}
-
 /// Runs `body` with an application configured for `wiring`, and shuts it
-/// down whatever `body` does.
+/// down whatever `body` does. The hand-wired routes get a store on a pool
+/// of their own (`makeManualStore`), closed afterwards.
 /// With `wiring` nil, both wirings under their prefixes (`configureComparison`).
 func withApp(wiring: Wiring?, _ body: (Application) async throws -> Void) async throws {
+    let manualStore = wiring == .di ? nil : try await makeManualStore()
     let app = try await Application.make(.testing, logger: testLogger)
     do {
         if let wiring {
-            configure(app, wiring: wiring)
+            configure(app, wiring: wiring, store: manualStore ?? TodoStore(pool: nil))
         } else {
-            configureComparison(app)
+            configureComparison(app, store: manualStore!)
         }
         try await body(app)
     } catch {
         try await app.asyncShutdown()
+        if let manualStore { await closeManualStore(manualStore) }
         throw error
     }
     try await app.asyncShutdown()
+    if let manualStore { await closeManualStore(manualStore) }
 }
 
 /// Vapor logs every 4xx at warning and every server start at notice; the

@@ -46,8 +46,15 @@
 #     noisier of the two on a shared machine.
 # The min..max of the per-round differences is printed next to each median:
 # when that range straddles zero, the difference is within the noise.
+# The database: both wirings keep their data in PostgreSQL (the examples'
+# DatabasePool, postgres-nio). Unless DATABASE_URL is set, the script starts
+# a throwaway server (scripts/postgres.sh, on PGPORT, default 54349, pinned
+# with the server on CPU 0 when PIN=1, so that wrk keeps CPU 1 to itself)
+# and removes it on exit. Its CPU is not the server's: the CPU per request
+# above is the server process's alone, and the database's work is the same
+# for both wirings (the same queries through a pool of the same size).
 # Everything stays on 127.0.0.1; every run is bounded by `timeout`; the server
-# is stopped on exit, whatever the exit.
+# and the database are stopped on exit, whatever the exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -124,7 +131,12 @@ stop_server() {
     wait "$server_pid" 2>/dev/null || true
     server_pid=""
 }
-trap stop_server EXIT
+PG_DIR=""
+stop_all() {
+    stop_server
+    [ -z "$PG_DIR" ] || scripts/postgres.sh remove "$PG_DIR"
+}
+trap stop_all EXIT
 trap 'exit 130' INT TERM
 
 # --- dependencies: libck-dev (the library), wrk and curl (the load) ---------
@@ -140,6 +152,18 @@ if [ "$SKIP_BUILD" != "1" ]; then
 fi
 BIN="$(swift build -c release --package-path "$PKG" --scratch-path "$SCRATCH" --show-bin-path)/$PRODUCT"
 [ -x "$BIN" ] || { echo "loadtest: $BIN not built" >&2; exit 1; }
+
+if [ -z "${DATABASE_URL:-}" ]; then
+    PG_DIR=/tmp/weavedi-postgres-loadtest
+    PGPORT=${PGPORT:-54349}
+    eval "$(scripts/postgres.sh start "$PG_DIR" "$PGPORT" todos)"
+    DATABASE_URL="$WEAVEDI_POSTGRES_URL/todos"
+    if [ "${PIN:-1}" = "1" ] && [ "$(nproc)" -ge 2 ]; then
+        # The postmaster and every backend it forks stay with the server, on CPU 0.
+        taskset -a -p -c 0 "$(head -1 "$PG_DIR/data/postmaster.pid")" >/dev/null
+    fi
+    log "PostgreSQL at $DATABASE_URL"
+fi
 
 if (exec 3<>"/dev/tcp/$HOST/$PORT") 2>/dev/null; then
     echo "loadtest: something already listens on $HOST:$PORT; set PORT" >&2
@@ -166,7 +190,7 @@ cpu_ticks() { # "utime stime" of the whole process
 start_server() { # wiring round (wiring "both": one server for every run)
     local wiring=$1 round=$2 health=/health
     [ "$wiring" = both ] && health=/di/health
-    $server_cpu "$BIN" --wiring "$wiring" --port "$PORT" \
+    $server_cpu "$BIN" --wiring "$wiring" --port "$PORT" --database-url "$DATABASE_URL" \
         >"$RESULTS/server-$wiring-r$round-$stamp.log" 2>&1 &
     server_pid=$!
     for _ in $(seq 1 300); do

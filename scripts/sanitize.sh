@@ -307,29 +307,29 @@ swift_mutants() {
         BuildWindowTests "buildOnce without the re-check after a won claim"
     # An async waiter that joins without looking again under the lock: one
     # that looked before a build ended starts a second build.
-    swift_mutant async-no-locked-look Sources/WeaveDI/AsyncServices/AsyncBuilds.swift \
+    swift_mutant async-no-locked-look Sources/WeaveDI/Resolution/AsyncBuilds.swift \
         's/(let step: JoinStep<T> = state\.withLock \{ state in\n) *if let value = current\(\) \{\n *return \.resume\(\.success\(value\)\)\n *\}\n/$1/' \
         AsyncBuildWindowTests "an async waiter without its look under the lock"
     # An async waiter that joins without checking for its cancellation under
     # the lock: cancelled before it joined, it waits for the build anyway.
-    swift_mutant async-no-cancel-check Sources/WeaveDI/AsyncServices/AsyncBuilds.swift \
+    swift_mutant async-no-cancel-check Sources/WeaveDI/Resolution/AsyncBuilds.swift \
         's/\n *if Task\.isCancelled \{\n *return \.resume\(\.failure\(CancellationError\(\)\)\)\n *\}//' \
         AsyncBuildWindowTests "an async waiter without its cancellation check under the lock"
     # Issue 41 (b): a factory's link still counted once it has returned: a
     # task the factory left running gets a cycle for resolving its type later.
-    swift_mutant returned-link-counts Sources/WeaveDI/AsyncServices/AsyncBuilds.swift \
+    swift_mutant returned-link-counts Sources/WeaveDI/Resolution/AsyncBuilds.swift \
         's/ && !\$0\.frame\.hasReturned//' \
         AsyncServiceTests.testATaskAFactoryLeftRunning "a returned factory's link still on its tasks' chain"
     # Issue 41 (b): a factory's run marked returned as it starts (tasks it
     # starts never on its chain): a factory awaiting a task that resolves its
     # own registration hangs (a singleton) or recurses (a transient).
-    swift_mutant returned-at-start Sources/WeaveDI/AsyncServices/AsyncBuilds.swift \
+    swift_mutant returned-at-start Sources/WeaveDI/Resolution/AsyncBuilds.swift \
         's/defer \{ (flight|frame)\.markReturned\(\) \}/$1.markReturned()/g' \
         AsyncServiceTests.testAFactoryAwaitingATask "a factory's tasks never on its chain"
     # A scope's holder that does not hold its registration: a .task resolve
     # through the type slot takes no reference of its own, so a registration
     # released mid-request would be freed under the scope that built from it.
-    swift_mutant holder-drops-registration Sources/WeaveDI/Scopes/ScopedInstances.swift \
+    swift_mutant holder-drops-registration Sources/WeaveDI/Resolution/ScopedInstances.swift \
         's/\$0\.scopeRegistration = registration/_ = registration/' \
         TaskScopeTests "a scope's holder that does not keep its registration"
 }

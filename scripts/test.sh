@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: the format check, the C warning check, the C
+# The whole test suite: the format check, the layer check
+# (scripts/check-layers.sh), the C warning check, the C
 # registry's cross builds (scripts/cross-check.sh), the model
 # checks (spin, scripts/model-check.sh), unit, model-based and stress tests,
 # the documentation build, the tests of the configuration Apple platforms
@@ -15,6 +16,9 @@ step() { printf '\n== %s (%s)\n' "$1" "$(date +%H:%M:%S)" >&2; }
 
 step "format (swift-format, .swift-format)"
 scripts/format.sh --check
+
+step "layers (Sources/WeaveDI depends downward: Registry, Resolution, API, Compatibility)"
+scripts/check-layers.sh
 
 step "C warnings"
 scripts/check-c-warnings.sh

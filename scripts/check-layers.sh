@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Checks that Sources/WeaveDI depends downward only: no file in a folder
+# names a type declared at the top level of a folder in a higher layer.
+# Layers, lowest first (a layer is a folder; its subfolders, the API's
+# families, may name each other's types):
+#   1 Registry      the C registry's Swift face: entries, build-once, the
+#                   slot cache, lifetimes, errors, atomics and locks
+#   2 Resolution    resolving a type: the resolver, overrides, request
+#                   scopes, overlays, async builds
+#   3 API           the public API, one folder per family: Injection,
+#                   Container, Scopes, Lifecycle, Diagnostics, Macros
+#   4 Compatibility upstream WeaveDI's API and the swift-dependencies bridge,
+#                   written on the families
+# (architecture notes: docs/architecture.md, "Layers".) A type is a name
+# after class, struct, enum, protocol, actor or typealias at the start of a
+# line; a mention is that name as a whole word outside comments and string
+# literals.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+exec python3 - "$0" <<'PY'
+import os, re, sys
+
+ROOT = "Sources/WeaveDI"
+LAYERS = [
+    ["Registry"],
+    ["Resolution"],
+    ["API"],
+    ["Compatibility"],
+]
+# Upward references not yet inverted, each with what would remove it.
+# The check fails on any reference not listed here and on a listed one that
+# is gone (delete its line then), so the list only shrinks.
+KNOWN = {
+    # Validation is a mode of the build: the build records into the run.
+    # A recorder protocol in Registry, conformed to by ValidationRun,
+    # would remove these.
+    ("Registry/DIError.swift", "ValidationRun"),
+    ("Registry/ResolutionContext.swift", "ValidationRun"),
+    ("Resolution/TypeResolution.swift", "ValidationRun"),
+    ("Resolution/AsyncBuilds.swift", "AsyncValidationRun"),
+    # A miss's message suggests registered names: the suggestion search
+    # (MissingDependencyReport.swift) would move down with its containers.
+    ("Registry/DIError.swift", "NearMiss"),
+    ("Registry/DILog.swift", "NearMiss"),
+    # The async build chain (AsyncBuilds.swift) is build-once's async half;
+    # it would move down with the start build of a lazy entry, which
+    # resolves through the resolver.
+    ("Registry/InstanceBuilder.swift", "AsyncChain"),
+    ("Registry/RegistryEntry.swift", "AsyncChain"),
+    ("Registry/RegistryEntry.swift", "InjectionScopes"),
+    ("Registry/RegistryEntry.swift", "OverrideScopes"),
+    ("Registry/RegistryEntry.swift", "Resolver"),
+    # An overlay and an override's registration are child containers: the
+    # container's core (registry, parent, lookup) would move to Resolution.
+    ("Resolution/ContainerOverlay.swift", "DIContainer"),
+    ("Resolution/ContainerOverlay.swift", "LiveContainer"),
+    ("Resolution/InjectedValues.swift", "DIContainer"),
+    # Upstream's resolve counting: a counting hook set by
+    # UpstreamStatistics.swift would remove it.
+    ("Resolution/Resolver.swift", "ResolveStatistics"),
+}
+
+layer_of = {folder: rank for rank, folders in enumerate(LAYERS) for folder in folders}
+
+declaration = re.compile(
+    r"^(?:@\w+(?:\([^)]*\))?\s+)*"
+    r"(?:(?:public|internal|package|fileprivate|private|final|indirect|nonisolated|open)\s+)*"
+    r"(?:class|struct|enum|protocol|actor|typealias)\s+([A-Za-z_]\w*)",
+    re.M,
+)
+
+def code_of(text):
+    text = re.sub(r'"""(?:.|\n)*?"""', '""', text)
+    text = re.sub(r"/\*(?:.|\n)*?\*/", "", text)
+    text = re.sub(r'"(?:\\.|[^"\\\n])*"', '""', text)
+    return re.sub(r"//.*", "", text)
+
+sources = {}
+problems = []
+for directory, subdirectories, names in os.walk(ROOT):
+    subdirectories[:] = [d for d in subdirectories if not d.endswith(".docc")]
+    for name in names:
+        if not name.endswith(".swift"):
+            continue
+        path = os.path.join(directory, name)
+        folder = os.path.relpath(path, ROOT).split(os.sep)[0]
+        if folder not in layer_of:
+            problems.append(f"{path}: folder {folder} is in no layer")
+            continue
+        sources[path] = (folder, code_of(open(path, encoding="utf-8").read()))
+
+declared_in = {}
+for path, (folder, code) in sources.items():
+    for name in declaration.findall(code):
+        declared_in.setdefault(name, set()).add(folder)
+
+for path, (folder, code) in sorted(sources.items()):
+    rank = layer_of[folder]
+    for name in sorted(set(re.findall(r"\b[A-Za-z_]\w*\b", code))):
+        above = sorted(f for f in declared_in.get(name, ()) if layer_of[f] > rank)
+        if above and not any(layer_of[f] <= rank for f in declared_in[name]):
+            known = (os.path.relpath(path, ROOT), name)
+            if known in KNOWN:
+                KNOWN.discard(known)
+                continue
+            problems.append(f"{path}: names {name}, declared in {', '.join(above)} (a higher layer)")
+
+for path, name in sorted(KNOWN):
+    problems.append(f"{ROOT}/{path} no longer names {name}: remove it from KNOWN in {sys.argv[0]}")
+for problem in problems:
+    print(problem, file=sys.stderr)
+if problems:
+    print(f"layers: {len(problems)} upward reference(s)", file=sys.stderr)
+    sys.exit(1)
+print(f"layers: {len(sources)} files in {len(layer_of)} layers; no upward reference outside the known list")
+PY

@@ -274,8 +274,7 @@ func buildOnce<T>(
         }
     }
 
-    // No `Result` here: unspecialised callers would instantiate its
-    // metadata for every type built.
+    // No `Result` here (architecture: No generic metadata per type).
     let value: T
     do throws(DIError) {
         value = try build()

@@ -1,9 +1,7 @@
 /// A value of any type kept in a non-generic object: in five words of the
 /// object itself, laid out as its own type when it fits there (a class
 /// reference, an existential, a small struct), else as a pointer to a heap
-/// copy. A generic class would cost the Swift runtime a metadata
-/// instantiation for every type it holds; this costs nothing per type, and
-/// reading it is a load at a fixed offset from the object, as a generic
+/// copy, so the object need not be generic (architecture: No generic metadata per type). Reading it is a load at a fixed offset from the object, as a generic
 /// class's field would be (whether it fits is a constant in code
 /// specialised for the type).
 ///

@@ -16,8 +16,7 @@ enum InstanceBuilder {
         // The thread keeps its context alive: read it without retaining it.
         let context = ResolutionContext.currentUnmanaged
         if context._withUnsafeGuaranteedRef({ $0.validation != nil }) {
-            // Out of line: an `Optional<T>` here would cost unspecialised
-            // callers (@Factory) a metadata lookup on every build.
+            // Out of line: no `Optional<T>` here (architecture: No generic metadata per type).
             let context = context.takeUnretainedValue()
             return try context.validation.unsafelyUnwrapped.run(
                 registration: registration, type: type, context: context, factory)

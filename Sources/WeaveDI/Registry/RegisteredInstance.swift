@@ -14,12 +14,9 @@ import Synchronization
 /// an immutable box that a rebuild replaces. Only building (the first
 /// resolve, or a weak rebuild) goes through `buildOnce`.
 ///
-/// Not generic: a generic class costs the Swift runtime a metadata
-/// instantiation for every registered type, which was most of a
-/// registration's cost. The strong instance is kept in the holder's inline
-/// storage (`InlineValue`), written once, and read and written by generic
-/// methods that take its type (a generic struct view would cost
-/// unspecialised callers a metadata instantiation of its own).
+/// Not generic (architecture: No generic metadata per type). The strong instance is kept in the holder's
+/// inline storage (`InlineValue`), written once, and read and written by
+/// generic methods that take its type.
 ///
 /// Every registration is one (`AnyRegistryEntry` derives from it), so a lazy
 /// registration keeps its own instance: one allocation per registration
@@ -54,7 +51,7 @@ class RegisteredInstance: InstanceHolder, @unchecked Sendable {
         isPublished ? InlineValue.copy(storageAddress, of: type) : nil
     }
 
-    /// The built strong instance, if any, as the type the store was made for.
+    /// The built strong instance, if any, as the type the holder was made for.
     @inlinable @inline(__always)
     final func built<T>(as type: T.Type) -> T? {
         isPublished ? InlineValue.read(storageAddress, as: T.self) : nil

@@ -149,9 +149,7 @@ private func valueReturningClone<V>(_ type: V.Type) -> (PrebuiltEntry) -> AnyReg
 /// without replacing the entry (which would be a write, and a grace-period
 /// wait, on a read).
 ///
-/// Not generic, for the reason ``RegisteredInstance`` is not: a generic
-/// class costs the runtime a metadata instantiation per registered type.
-/// The factory is kept as a function that writes an instance into memory
+/// Not generic (architecture: No generic metadata per type). The factory is kept as a function that writes an instance into memory
 /// laid out for `type`; the generic methods, given that type, read it back.
 @usableFromInline
 final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
@@ -272,7 +270,7 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
 /// memory laid out for `T` (`LazyEntry.make`, `PrebuiltEntry.make`): built in
 /// a buffer on the stack when the type fits one, else on the heap. (Not
 /// `withUnsafeTemporaryAllocation`, which goes through a `Result` of the
-/// type: a metadata instantiation per type in unspecialised code.)
+/// type (architecture: No generic metadata per type).)
 @inlinable
 func makeInstance<T>(with make: (UnsafeMutableRawPointer) throws -> Void, as type: T.Type) throws -> T {
     if InlineValue.fits(T.self) {

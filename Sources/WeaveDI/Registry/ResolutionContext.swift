@@ -59,7 +59,7 @@ final class ResolutionContext {
         frames.removeLast()
     }
 
-    /// This context (one per thread) as a slot's claim word: the object's
+    /// This context (one per thread) as a holder's claim word (`InstanceHolder`): the object's
     /// address, whose low bit is free for `InstanceHolder.waitersFlag`.
     @inlinable @inline(__always)
     static func claimWord(of context: Unmanaged<ResolutionContext>) -> UInt {

@@ -22,7 +22,7 @@ enum DefaultValues {
         if let cached = cachedValue(K.Value.self, in: byKey, key: typeKey(K.self)) {
             return cached
         }
-        let epoch = contextChanges.load(ordering: .sequentiallyConsistent)
+        let changesBefore = contextChanges.load(ordering: .sequentiallyConsistent)
         // Evaluated outside any lock and section: a default may read other
         // injected values. A default that reads itself, directly or through
         // others, stops here naming the keys instead of overflowing the stack.
@@ -38,7 +38,7 @@ enum DefaultValues {
             return winner.prebuilt.value(as: K.Value.self)
         }
         _ = byValueType.putIfAbsent(entry, forKey: typeKey(K.Value.self))
-        if contextChanges.load(ordering: .sequentiallyConsistent) != epoch {
+        if contextChanges.load(ordering: .sequentiallyConsistent) != changesBefore {
             byKey.remove(typeKey(K.self), ifStill: entry)
             byValueType.remove(typeKey(K.Value.self), ifStill: entry)
         }

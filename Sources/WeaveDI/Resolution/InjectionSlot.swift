@@ -332,8 +332,8 @@ enum InjectionSlots {
 
     /// A type slot made by `UnifiedDI.resolve` before any `@Injected var`
     /// of the type: a resolve needs the C slot only, so it is published
-    /// without a Swift owner (whose generic class would cost a runtime
-    /// metadata instantiation on every first resolve); the first
+    /// without a Swift owner (a generic class: architecture, No generic
+    /// metadata per type); the first
     /// `@Injected var x: T` gives it one (`findOrMake`). Every publish runs
     /// under this lock, so the index read here is current.
     @usableFromInline @inline(never)

@@ -1,9 +1,11 @@
 import CWeaveRegistry
 
-/// The one read route to registrations. `UnifiedDI`, `WeaveDI.Container`,
+/// The read route to registrations. `UnifiedDI`, `WeaveDI.Container`,
 /// `@Inject`, `@SafeInject`, `@Factory`, every `@Injected` form and the
-/// `InjectedValues` subscript come here; besides, only writers, `validate()`,
-/// `shutdown()` and the diagnostics enumerate the table.
+/// `InjectedValues` subscript come here; besides, writers, `validate()`,
+/// `shutdown()` and the diagnostics enumerate the table, and a request
+/// scope asks its own registry whether it owns an entry
+/// (`ScopedInstances.owns`).
 ///
 /// With optimization on (the default) a read is one epoch-protected lookup
 /// in the C table: no lock, and the entry is never retained when it already
@@ -15,8 +17,7 @@ import CWeaveRegistry
 /// cache may keep it: an eager registration or a built singleton may be
 /// cached until the next write; a transient, weak or task-scoped instance
 /// may not (a cache would pin it). (An out parameter, not a generic struct
-/// of both: unspecialised callers would instantiate that struct's metadata
-/// and its `Optional`'s for every type resolved.)
+/// of both (architecture: No generic metadata per type).)
 @usableFromInline
 enum Resolver {
     /// Resolves `type` from `registry` (and its parents), or from the live
@@ -255,8 +256,7 @@ enum Resolver {
     }
 
     /// Turns a lazy entry into an instance according to its scope. Inlinable
-    /// so that it is specialised where it is called: unspecialised generic
-    /// code pays a runtime metadata lookup for every generic type it touches.
+    /// (architecture: No generic metadata per type).
     @inlinable
     static func build<T>(_ entry: LazyEntry, as type: T.Type, cacheable: inout Bool) throws(DIError) -> T {
         cacheable = false

@@ -177,10 +177,8 @@ class ScopedInstances: @unchecked Sendable {
 }
 
 /// A scope's instance of one registration (a `.task` instance, or a
-/// singleton first built inside an override scope or overlay). Not generic,
-/// so making and destroying one per request costs no runtime
-/// generic-metadata lookup (a generic class's allocation and deinit do);
-/// the instance sits in the holder's inline storage, read without a cast.
+/// singleton first built inside an override scope or overlay). Not generic
+/// (architecture: No generic metadata per type); the instance sits in the holder's inline storage, read without a cast.
 @usableFromInline
 final class ScopedInstance: InstanceHolder, @unchecked Sendable {
     deinit {

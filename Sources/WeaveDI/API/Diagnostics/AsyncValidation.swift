@@ -29,18 +29,15 @@ extension DIContainer {
         let sources = reachableEntries
         let throwaway = DIContainer()
         let run = AsyncValidationRun()
-        var roots: [(name: String, scope: ProvideScope, clone: AnyRegistryEntry)] = []
-        for (key, entry) in sources {
-            let clone = entry.asyncValidationClone()
-            throwaway.registry.set(clone, forKey: key)
-            let name = typeName(entry.type)
-            run.scopes.withLock { $0[name] = entry.scope }
+        var roots: [ValidationRoot] = []
+        Self.copy(sources, into: throwaway, with: { $0.asyncValidationClone() }) { root, entry in
+            run.scopes.withLock { $0[root.name] = root.scope }
             if entry.isAsync {
-                roots.append((name, entry.scope, clone))
+                roots.append(root)
             }
         }
         guard !roots.isEmpty else { return synchronous }
-        roots.sort { ($0.scope == .singleton ? 0 : 1, $0.name) < ($1.scope == .singleton ? 0 : 1, $1.name) }
+        roots.sortForValidation()
 
         let binding = ContainerOverlayBinding(throwaway)
         Resolver.asyncValidations.add(1, ordering: .sequentiallyConsistent)

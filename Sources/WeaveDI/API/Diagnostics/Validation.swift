@@ -54,17 +54,13 @@ extension DIContainer {
 
         let run = ValidationRun()
         let throwaway = DIContainer()
-        var roots: [(name: String, scope: ProvideScope, clone: AnyRegistryEntry)] = []
-        for (key, entry) in sources {
-            let clone = entry.validationClone()
-            throwaway.registry.set(clone, forKey: key)
-            let name = typeName(entry.type)
-            run.nodes[ObjectIdentifier(clone)] = ValidationRun.Node(name: name, scope: entry.scope)
-            run.copies[ObjectIdentifier(entry)] = ObjectIdentifier(clone)
-            roots.append((name, entry.scope, clone))
+        var roots: [ValidationRoot] = []
+        Self.copy(sources, into: throwaway, with: { $0.validationClone() }) { root, entry in
+            run.nodes[ObjectIdentifier(root.clone)] = ValidationRun.Node(name: root.name, scope: root.scope)
+            run.copies[ObjectIdentifier(entry)] = ObjectIdentifier(root.clone)
+            roots.append(root)
         }
-        // Singletons first, then the rest, each group by name.
-        roots.sort { ($0.scope == .singleton ? 0 : 1, $0.name) < ($1.scope == .singleton ? 0 : 1, $1.name) }
+        roots.sortForValidation()
 
         let context = ResolutionContext.current
         let outer = context.validation
@@ -489,5 +485,32 @@ final class ValidationRun {
             nodes: graphNodes.sorted { ($0.name, $0.scope == nil ? 1 : 0) < ($1.name, $1.scope == nil ? 1 : 0) },
             edges: graphEdges.sorted { ($0.from, $0.to) < ($1.from, $1.to) })
         return ValidationReport(problems: problems, graph: graph, registrationCount: registrations)
+    }
+}
+
+/// A registration's copy that a validation builds, with its name and lifetime.
+typealias ValidationRoot = (name: String, scope: ProvideScope, clone: AnyRegistryEntry)
+
+extension DIContainer {
+    /// Registers a copy of each of `sources` (made by `copy`) in `throwaway`,
+    /// under the same key, and passes each copy and its original to `body`.
+    static func copy(
+        _ sources: [(key: TypeKey, entry: AnyRegistryEntry)],
+        into throwaway: DIContainer,
+        with copy: (AnyRegistryEntry) -> AnyRegistryEntry,
+        _ body: (ValidationRoot, AnyRegistryEntry) -> Void
+    ) {
+        for (key, entry) in sources {
+            let clone = copy(entry)
+            throwaway.registry.set(clone, forKey: key)
+            body((typeName(entry.type), entry.scope, clone), entry)
+        }
+    }
+}
+
+extension Array where Element == ValidationRoot {
+    /// Singletons first, then the rest, each group by name.
+    mutating func sortForValidation() {
+        sort { ($0.scope == .singleton ? 0 : 1, $0.name) < ($1.scope == .singleton ? 0 : 1, $1.name) }
     }
 }

@@ -88,7 +88,8 @@ final class AsyncValidationRun: Sendable {
 
     struct Records {
         var edges: [(from: String, to: String)] = []
-        var missing: [(from: String, type: String)] = []
+        /// Each miss: the dependent, and the type it found no registration for.
+        var missing: [(from: String, to: String)] = []
         var cycles: [[String]] = []
         var failures: [ValidationReport.Problem] = []
     }
@@ -98,22 +99,21 @@ final class AsyncValidationRun: Sendable {
 
     /// An async resolve of `type`, made by the factory on top of the chain.
     static func noteResolve(of type: Any.Type) {
-        guard let run = current, let from = AsyncChain.links.last?.name else { return }
-        let to = typeName(type)
-        run.records.withLock { records in
-            if !records.edges.contains(where: { $0.from == from && $0.to == to }) {
-                records.edges.append((from, to))
-            }
-        }
+        note(type, in: \.edges)
     }
 
     /// An async resolve of `type` that found nothing.
     static func noteMissing(_ type: Any.Type) {
+        note(type, in: \.missing)
+    }
+
+    /// Records, once, that the factory on top of the chain resolved `type`.
+    private static func note(_ type: Any.Type, in list: WritableKeyPath<Records, [(from: String, to: String)]>) {
         guard let run = current, let from = AsyncChain.links.last?.name else { return }
-        let name = typeName(type)
+        let to = typeName(type)
         run.records.withLock { records in
-            if !records.missing.contains(where: { $0.from == from && $0.type == name }) {
-                records.missing.append((from, name))
+            if !records[keyPath: list].contains(where: { $0.from == from && $0.to == to }) {
+                records[keyPath: list].append((from, to))
             }
         }
     }
@@ -158,8 +158,8 @@ final class AsyncValidationRun: Sendable {
         func add(_ problem: ValidationReport.Problem) {
             if !problems.contains(problem) { problems.append(problem) }
         }
-        for item in records.missing.sorted(by: { ($0.from, $0.type) < ($1.from, $1.type) }) {
-            add(.missing(type: item.type, path: [item.from]))
+        for item in records.missing.sorted(by: { ($0.from, $0.to) < ($1.from, $1.to) }) {
+            add(.missing(type: item.to, path: [item.from]))
         }
         for cycle in records.cycles.sorted(by: { $0.joined() < $1.joined() }) {
             add(.cycle(chain: cycle))
@@ -179,8 +179,8 @@ final class AsyncValidationRun: Sendable {
             edges.insert(DependencyGraph.Edge(from: edge.from, to: edge.to))
         }
         for item in records.missing {
-            nodes.insert(DependencyGraph.Node(name: item.type, scope: nil))
-            edges.insert(DependencyGraph.Edge(from: item.from, to: item.type))
+            nodes.insert(DependencyGraph.Node(name: item.to, scope: nil))
+            edges.insert(DependencyGraph.Edge(from: item.from, to: item.to))
         }
         let graph = DependencyGraph(
             nodes: nodes.sorted { ($0.name, $0.scope == nil ? 1 : 0) < ($1.name, $1.scope == nil ? 1 : 0) },

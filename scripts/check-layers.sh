@@ -55,9 +55,6 @@ KNOWN = {
     ("Resolution/ContainerOverlay.swift", "DIContainer"),
     ("Resolution/ContainerOverlay.swift", "LiveContainer"),
     ("Resolution/InjectedValues.swift", "DIContainer"),
-    # Upstream's resolve counting: a counting hook set by
-    # UpstreamStatistics.swift would remove it.
-    ("Resolution/Resolver.swift", "ResolveStatistics"),
 }
 
 layer_of = {folder: rank for rank, folders in enumerate(LAYERS) for folder in folders}

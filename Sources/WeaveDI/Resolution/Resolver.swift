@@ -324,3 +324,29 @@ enum Resolver {
         return raw.map { Unmanaged<AnyRegistryEntry>.fromOpaque($0).takeRetainedValue() }
     }
 }
+
+/// Resolves of the live container per type while counting is on
+/// (``UnifiedDI/setAutoOptimization(_:)``). Counting sets a bit of the read
+/// mode word, which sends reads off the shared cache to the table read where
+/// they are counted; while it is off that word is 0 and reads pay nothing.
+@usableFromInline
+enum ResolveStatistics {
+    private static let counts = Locked<[ObjectIdentifier: (type: Any.Type, count: Int)]>([:])
+
+    @usableFromInline @inline(never)
+    static func count(_ type: Any.Type) {
+        counts.withLock { counts in
+            counts[ObjectIdentifier(type), default: (type, 0)].count += 1
+        }
+    }
+
+    static var snapshot: [String: Int] {
+        counts.withLock { counts in
+            var byName: [String: Int] = [:]
+            for (_, value) in counts { byName[typeName(value.type), default: 0] += value.count }
+            return byName
+        }
+    }
+
+    static func reset() { counts.withLock { $0 = [:] } }
+}

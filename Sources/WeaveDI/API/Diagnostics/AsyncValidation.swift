@@ -18,7 +18,8 @@ extension DIContainer {
     ///
     /// As with ``validate()``, no live instance is touched and factories do
     /// run (once per registration), so one that connects to a server does
-    /// so. The async part records what async factories resolve with
+    /// so; what the copy built is shut down (``AsyncShutdown``) before the
+    /// report returns. The async part records what async factories resolve with
     /// `resolveAsyncThrowing` / `resolveAsync`; what they read
     /// synchronously is reported by the synchronous part when it is itself
     /// a synchronous registration.
@@ -59,6 +60,10 @@ extension DIContainer {
                 }
             }
         }
+        // What the copies built is real (a pool that connected to its
+        // server): shut it down, newest first, as the live container's
+        // shutdown would, so a validation leaves nothing running.
+        await throwaway.shutdown()
         return run.merged(into: synchronous, registrations: sources.count)
     }
 }

@@ -19,7 +19,16 @@
 #   portable_epoch.pml  the grace periods of the epoch the registry uses
 #                   without a system Concurrency Kit (portable_ck.c):
 #                   reader sections against a writer's synchronize and a
-#                   deferred free's poll: a safety run and a liveness run.
+#                   deferred free's poll: a safety run and a liveness run;
+#   hs_grow.pml     the portable hash set's grow against lock-free readers
+#                   and the deferred free of the old table: a safety run
+#                   and a liveness run;
+#   epoch_writers.pml  two writers ticking and scanning the portable epoch
+#                   at once, and records registered or recycled during a
+#                   scan: a safety run and a liveness run;
+#   epoch_drain.pml a thread exit's barriers whose callbacks defer more,
+#                   drained until nothing is pending: a safety run and a
+#                   liveness run.
 #
 # The real protocol must verify with no error, over the full state space.
 # Each mutant (a preprocessor switch, spin -a -DMUTANT_...) must fail, with
@@ -29,7 +38,7 @@
 #
 # Installs spin and gcc (pan.c's compiler and spin's preprocessor) through
 # scripts/ensure-deps.sh when they are missing. Works in a temporary
-# directory. About a minute on two cores.
+# directory. About two minutes on two cores.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -157,6 +166,18 @@ check portable_epoch real liveness pass
 check portable_epoch MUTANT_NO_READER_FENCE safety 'assertion violated +!\(freed\[o\]\)' -DMUTANT_NO_READER_FENCE
 check portable_epoch MUTANT_TARGET_BEFORE_TICK safety 'assertion violated +!\(freed\[o\]\)' -DMUTANT_TARGET_BEFORE_TICK
 check portable_epoch MUTANT_POLL_IGNORES_ACTIVE safety 'assertion violated +!\(freed\[o\]\)' -DMUTANT_POLL_IGNORES_ACTIVE
+check hs_grow real safety pass
+check hs_grow real liveness pass
+check hs_grow MUTANT_PUBLISH_BEFORE_FILL safety 'assertion violated +found' -DMUTANT_PUBLISH_BEFORE_FILL
+check hs_grow MUTANT_FREE_AT_ONCE safety 'assertion violated +!\(tfreed\[t\]\)' -DMUTANT_FREE_AT_ONCE
+check epoch_writers real safety pass
+check epoch_writers real liveness pass
+check epoch_writers MUTANT_JOIN_OTHER_TICK safety 'assertion violated +!\(freed\[' -DMUTANT_JOIN_OTHER_TICK
+check epoch_writers MUTANT_HEAD_BEFORE_TICK safety 'assertion violated +!\(freed\[' -DMUTANT_HEAD_BEFORE_TICK
+check epoch_drain real safety pass
+check epoch_drain real liveness pass
+check epoch_drain MUTANT_ONE_BARRIER safety 'assertion violated \(ran==2\)' -DMUTANT_ONE_BARRIER
+check epoch_drain MUTANT_DISPATCH_NEW safety 'assertion violated +!\(freed\[o\]\)' -DMUTANT_DISPATCH_NEW
 
 if [ "$failed" -ne 0 ]; then
     echo "model-check: $failed of $runs runs failed" >&2

@@ -2,10 +2,16 @@
 import CompilerPluginSupport
 import PackageDescription
 
-// Where the registry links the system's Concurrency Kit: with the
-// SystemConcurrencyKit trait, and only on the platforms that have a libck.
-let systemCKPlatforms: [Platform] = [.linux, .macOS]
-let systemCKTraits: Set<String> = ["SystemConcurrencyKit"]
+// Where the registry links the system's Concurrency Kit: on Linux with the
+// SystemConcurrencyKit trait (a default one), on macOS only with
+// MacOSSystemConcurrencyKit (off by default). A Mac app built with the
+// defaults would otherwise link Homebrew's libck dylib and fail to load on a
+// Mac without Homebrew. Each condition below is one platform and one trait;
+// the two entries together are the rule.
+let systemCKConditions: [(platforms: [Platform], traits: Set<String>)] = [
+    ([.linux], ["SystemConcurrencyKit"]),
+    ([.macOS], ["MacOSSystemConcurrencyKit"]),
+]
 
 let package = Package(
     name: "WeaveDI",
@@ -34,13 +40,17 @@ let package = Package(
         // swift-syntax, which saves minutes per clean release build (the
         // performance gate builds WeaveDI this way).
         .trait(name: "Macros"),
-        // The C registry on the system's Concurrency Kit (libck-dev, Homebrew's
-        // concurrencykit), as the performance gate measures it. On by default;
-        // without it, or on iOS, tvOS, watchOS, visionOS and Mac Catalyst
-        // (which have no libck to link), the registry compiles its own
+        // The C registry on the system's Concurrency Kit (libck-dev) on Linux,
+        // as the performance gate measures it. On by default; without it, on
+        // macOS unless MacOSSystemConcurrencyKit is on, and on iOS, tvOS,
+        // watchOS, visionOS and Mac Catalyst (which have no libck to link), the registry compiles its own
         // implementation of the ck pieces it uses (C11 atomics and pthreads,
         // CSources/CWeaveRegistry/portable_ck.c) and links no libck.
         .trait(name: "SystemConcurrencyKit"),
+        // The system's Concurrency Kit on macOS too (Homebrew's concurrencykit,
+        // a dylib the app then needs at run time). Off by default: a Mac build
+        // with the defaults links no libck and compiles portable_ck.c.
+        .trait(name: "MacOSSystemConcurrencyKit"),
         // Atomics from swift-atomics instead of Synchronization, as Apple
         // platforms always get them (Sources/WeaveDI/Registry/PlatformAtomic.swift).
         // Off by default; CI turns it on to test that code on Linux.
@@ -70,17 +80,16 @@ let package = Package(
         ),
         .target(
             name: "CWeaveRegistry",
-            dependencies: [
-                .target(
-                    name: "CConcurrencyKit",
-                    condition: .when(platforms: systemCKPlatforms, traits: systemCKTraits)
-                )
-            ],
+            dependencies: systemCKConditions.map {
+                .target(name: "CConcurrencyKit", condition: .when(platforms: $0.platforms, traits: $0.traits))
+            },
             path: "CSources/CWeaveRegistry",
             cSettings: [
                 .define("_GNU_SOURCE"),
                 // Read by weave_ck.h: the system's ck, else portable_ck.h.
-                .define("WEAVE_SYSTEM_CK", .when(platforms: systemCKPlatforms, traits: systemCKTraits)),
+            ] + systemCKConditions.map {
+                .define("WEAVE_SYSTEM_CK", .when(platforms: $0.platforms, traits: $0.traits))
+            } + [
                 // Aborts on a slot read left open or nested: debug builds only.
                 .define("WEAVE_CHECK_SECTIONS", .when(configuration: .debug)),
             ]

@@ -1,4 +1,4 @@
-// The string helpers messages are built with (Sources/WeaveDI/Diagnostics/Text.swift)
+// The string helpers messages are built with (Sources/WeaveDI/Registry/Text.swift)
 // written because the standard library's own need iOS 16: on Linux, where
 // those are available, every helper must agree with its standard-library
 // counterpart on random strings over a small alphabet (so separators and

@@ -148,6 +148,19 @@ class Load:
         return self.results
 
 
+class InBackground(threading.Thread):
+    """One request sent from a thread of its own: join(), then .result."""
+
+    def __init__(self, port, method, path):
+        super().__init__()
+        self.args_ = (port, method, path)
+        self.result = None
+        self.start()
+
+    def run(self):
+        self.result = request(*self.args_)
+
+
 def wait_for_lock_holder(within=10.0):
     """Until another session holds a row lock on todos (the held
     transaction in pg_sleep)."""
@@ -257,18 +270,12 @@ def check_slow_query(binary):
         holder = hold_row(4)
         try:
             wait_for_lock_holder()
-            results = {}
-
-            def slow():
-                results["slow"] = request(server.port, "POST", "/todos/1/done")
-
-            thread = threading.Thread(target=slow)
-            thread.start()
+            held = InBackground(server.port, "POST", "/todos/1/done")
             time.sleep(0.2)
             others = [request(server.port, "GET", "/todos/2") for _ in range(5)]
             others.append(request(server.port, "GET", "/todos"))
-            thread.join()
-            status, body, seconds = results["slow"]
+            held.join()
+            status, body, seconds = held.result
             log(f"held row: {status} after {seconds:.2f} s ({body.strip()[:80]}); others: {[o[0] for o in others]}, slowest {max(o[2] for o in others):.2f} s")
             expect(status == 503 and "did not answer within" in body, f"the held request got {status}: {body}")
             expect(budget_ms / 1000 - 0.05 <= seconds < budget_ms / 1000 + 1.0, f"the held request took {seconds:.2f} s")
@@ -291,22 +298,16 @@ def check_graceful_shutdown(binary):
         load = Load(server.port, threads=2, timeout=10.0)
         holder = hold_row(1.5)
         wait_for_lock_holder()
-        results = {}
-
-        def in_flight():
-            results["in_flight"] = request(server.port, "POST", "/todos/1/done")
-
-        thread = threading.Thread(target=in_flight)
-        thread.start()
+        in_flight = InBackground(server.port, "POST", "/todos/1/done")
         time.sleep(0.3)
         terminated_at = time.monotonic()
         server.process.send_signal(signal.SIGTERM)
-        thread.join()
+        in_flight.join()
         holder.wait(timeout=30)
         server.process.wait(timeout=30)
         exited_after = time.monotonic() - terminated_at
         load_results = load.stop()
-        status, body, seconds = results["in_flight"]
+        status, body, seconds = in_flight.result
         log(f"in flight at SIGTERM: {status} after {seconds:.2f} s; exit {server.process.returncode} {exited_after:.2f} s after SIGTERM")
         expect(status == 200 and '"done":true' in body.replace(" ", ""), f"the request in flight got {status}: {body}")
         expect(server.process.returncode == 0, f"exit status {server.process.returncode}:\n{server.log()}")

@@ -76,10 +76,7 @@ public struct TodoServer: Sendable {
         if startedServices {
             await UnifiedDI.shutdown()
         }
-        if let manualStore {
-            manualStore.close()
-            await manualStore.pool?.close()
-        }
+        await manualStore?.closeWithPool()
     }
 }
 
@@ -101,10 +98,8 @@ public func buildServer(
     }
     var manualStore: TodoStore?
     if wiring != .di {
-        var manualSettings = settings
-        manualSettings.applicationName += "-manual"
         do {
-            manualStore = TodoStore(pool: try await DatabasePool.connect(settings: manualSettings, logger: logger))
+            manualStore = try await TodoStore.connectedByHand(settings: settings, logger: logger)
         } catch {
             if wiring == nil { await UnifiedDI.shutdown() }
             throw error

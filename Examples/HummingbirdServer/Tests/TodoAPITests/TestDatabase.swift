@@ -39,16 +39,13 @@ func registerAndStartServices() async throws {
 /// A hand-wired store on its own pool (sessions named todo-api-tests-manual),
 /// the table reset to the seed. Close it with `closeManualStore`.
 func makeManualStore() async throws -> TodoStore {
-    var settings = testSettings
-    settings.applicationName += "-manual"
-    let pool = try await DatabasePool.connect(settings: settings, logger: quietServiceLogger)
-    try await pool.migrate(reset: true)
-    return TodoStore(pool: pool, logger: quietServiceLogger)
+    let store = try await TodoStore.connectedByHand(settings: testSettings, logger: quietServiceLogger)
+    try await store.pool?.migrate(reset: true)
+    return store
 }
 
 func closeManualStore(_ store: TodoStore) async {
-    store.close()
-    await store.pool?.close()
+    await store.closeWithPool()
 }
 
 /// The sessions in pg_stat_activity whose application_name is `name`, read

@@ -83,8 +83,7 @@ struct CloseStoreOnShutdown: LifecycleHandler {
 
     func shutdownAsync(_ application: Application) async {
         _ = await inFlight.drain(timeout: .seconds(10))
-        store.close()
-        await store.pool?.close()
+        await store.closeWithPool()
     }
 }
 
@@ -109,10 +108,8 @@ public func buildApplication(
     }
     var manualStore: TodoStore?
     if wiring != .di {
-        var manualSettings = settings
-        manualSettings.applicationName += "-manual"
         do {
-            manualStore = TodoStore(pool: try await DatabasePool.connect(settings: manualSettings, logger: logger))
+            manualStore = try await TodoStore.connectedByHand(settings: settings, logger: logger)
         } catch {
             if wiring == nil { await UnifiedDI.shutdown() }
             throw error

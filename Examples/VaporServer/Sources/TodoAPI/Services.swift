@@ -376,6 +376,23 @@ public final class TodoStore: Sendable {
     public static let seedTitles = ["Write the example", "Load-test it", "Compare the wirings"]
 }
 
+extension TodoStore {
+    /// The hand wiring's store, over a pool of its own connected here (its
+    /// sessions named `<applicationName>-manual`).
+    public static func connectedByHand(settings: DatabaseSettings, logger: Logger) async throws -> TodoStore {
+        var own = settings
+        own.applicationName += "-manual"
+        return TodoStore(pool: try await DatabasePool.connect(settings: own, logger: logger), logger: logger)
+    }
+
+    /// Closes the store, then its pool: what the container's shutdown does
+    /// for the DI wiring's.
+    public func closeWithPool() async {
+        close()
+        await pool?.close()
+    }
+}
+
 /// Request-scoped: one per request (a `.task` registration under DI, built by
 /// the handler under manual wiring). It numbers the request and counts what
 /// the request did to the store; the response echoes it.

@@ -144,6 +144,8 @@ let package = Package(
         .testTarget(
             name: "WeaveDITests",
             dependencies: [
+                // Tests/Shared/TestSynchronization.swift on Apple platforms and with PortableAtomics.
+                .product(name: "Atomics", package: "swift-atomics"),
                 "WeaveDI",
                 .product(
                     name: "Dependencies",
@@ -162,6 +164,8 @@ let package = Package(
         .testTarget(
             name: "WeaveDIServiceLifecycleTests",
             dependencies: [
+                // Tests/Shared/TestSynchronization.swift on Apple platforms and with PortableAtomics.
+                .product(name: "Atomics", package: "swift-atomics"),
                 "WeaveDI",
                 "WeaveDIServiceLifecycle",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -177,6 +181,8 @@ let package = Package(
         .testTarget(
             name: "WeaveDIUpstreamAPITests",
             dependencies: [
+                // Tests/Shared/TestSynchronization.swift on Apple platforms and with PortableAtomics.
+                .product(name: "Atomics", package: "swift-atomics"),
                 "WeaveDI",
                 .product(
                     name: "Dependencies",

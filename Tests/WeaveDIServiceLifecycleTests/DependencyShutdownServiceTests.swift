@@ -1,16 +1,15 @@
 import Logging
 import ServiceLifecycle
-import Synchronization
 import WeaveDI
 import WeaveDIServiceLifecycle
 import XCTest
 
 private final class Flag: Sendable {
-    let value = Atomic<Bool>(false)
+    let value = TestAtomic<Bool>(false)
 }
 
 private final class Pool: AsyncShutdown {
-    let closed = Atomic<Bool>(false)
+    let closed = TestAtomic<Bool>(false)
     func shutdown() async { closed.store(true, ordering: .sequentiallyConsistent) }
 }
 
@@ -50,7 +49,7 @@ final class DependencyShutdownServiceTests: XCTestCase {
 }
 
 private final class Connection: AsyncShutdown {
-    let closed = Atomic<Bool>(false)
+    let closed = TestAtomic<Bool>(false)
     func shutdown() async { closed.store(true, ordering: .sequentiallyConsistent) }
 }
 
@@ -61,7 +60,7 @@ private struct Refused: Error {}
 final class DependencyLifecycleServiceTests: XCTestCase {
     func testTheGroupStartsTheContainerAndShutsItDown() async throws {
         let container = DIContainer()
-        let builds = Atomic<Int>(0)
+        let builds = TestAtomic<Int>(0)
         container.register(Connection.self, scope: .singleton) {
             try await Task.sleep(for: .milliseconds(5))
             builds.add(1, ordering: .sequentiallyConsistent)
@@ -86,7 +85,7 @@ final class DependencyLifecycleServiceTests: XCTestCase {
 
     func testAFailedStartStopsTheGroupWithTheServicesNamed() async throws {
         final class Built: Sendable {
-            let connection = Mutex<Connection?>(nil)
+            let connection = TestMutex<Connection?>(nil)
         }
         let built = Built()
         let container = DIContainer()

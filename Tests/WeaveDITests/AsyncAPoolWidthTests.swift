@@ -1,4 +1,3 @@
-import Synchronization
 import XCTest
 
 #if canImport(Glibc)
@@ -23,7 +22,7 @@ final class AsyncAPoolWidthTests: XCTestCase {
         // narrowest of three tries counts: a pool two wide overlaps in
         // every try.
         final class Overlap: Sendable {
-            let state = Mutex<(running: Int, most: Int)>((0, 0))
+            let state = TestMutex<(running: Int, most: Int)>((0, 0))
             func enter() {
                 state.withLock {
                     $0.running += 1

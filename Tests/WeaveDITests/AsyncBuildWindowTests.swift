@@ -1,6 +1,5 @@
 // Needs the async build protocol's hooks, compiled into debug builds only.
 #if WEAVE_STRESS_HOOKS
-import Synchronization
 import XCTest
 
 @testable import WeaveDI
@@ -23,7 +22,7 @@ final class AsyncBuildWindowTests: XCTestCase {
     /// Holds the first task that reaches `window` for `WindowService` until
     /// `release` opens; every later one passes.
     private func holdFirst(at window: AsyncBuildWindow, reached: Gate, release: Gate) {
-        let first = Atomic<Bool>(true)
+        let first = TestAtomic<Bool>(true)
         AsyncBuildHooks.hook.withLock {
             $0 = { reachedWindow, type in
                 guard reachedWindow == window, type == WindowService.self,

@@ -1,4 +1,3 @@
-import Synchronization
 import WeaveDI
 import XCTest
 
@@ -49,7 +48,7 @@ private final class MockNetworkService: NetworkService {
 }
 
 private final class RecordingAnalytics: AnalyticsService {
-    private let events = Mutex<[String]>([])
+    private let events = TestMutex<[String]>([])
     func track(event: String, parameters: [String: any Sendable]) { events.withLock { $0.append(event) } }
     var recorded: [String] { events.withLock { $0 } }
 }

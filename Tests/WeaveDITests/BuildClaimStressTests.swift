@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import XCTest
 
 @testable import WeaveDI
@@ -29,7 +28,7 @@ final class BuildClaimStressTests: DITestCase {
         let clock = ContinuousClock()
         let started = clock.now
         for round in 0..<rounds {
-            let builds = Atomic<Int>(0)
+            let builds = TestAtomic<Int>(0)
             UnifiedDI.register(Built.self, scope: .singleton) {
                 builds.add(1, ordering: .relaxed)
                 // A slow build now and then makes the racers really wait;
@@ -38,7 +37,7 @@ final class BuildClaimStressTests: DITestCase {
                 return Built(serial: round)
             }
             let seen = Locked<Set<ObjectIdentifier>>([])
-            let wrong = Atomic<Int>(0)
+            let wrong = TestAtomic<Int>(0)
             DispatchQueue.concurrentPerform(iterations: threads) { _ in
                 guard let built = UnifiedDI.resolve(Built.self), built.serial == round else {
                     wrong.add(1, ordering: .relaxed)
@@ -56,7 +55,7 @@ final class BuildClaimStressTests: DITestCase {
     }
 
     func testStressWeakInstancesAreSharedWhileHeldAcrossThreads() {
-        let builds = Atomic<Int>(0)
+        let builds = TestAtomic<Int>(0)
         UnifiedDI.register(Built.self, scope: .weak) {
             builds.add(1, ordering: .relaxed)
             usleep(50)
@@ -78,7 +77,7 @@ final class BuildClaimStressTests: DITestCase {
     }
 
     func testStressChildTasksOfOneScopeShareItsTaskInstance() async {
-        let builds = Atomic<Int>(0)
+        let builds = TestAtomic<Int>(0)
         UnifiedDI.register(RequestUnit.self, scope: .task) {
             builds.add(1, ordering: .relaxed)
             usleep(100)
@@ -109,8 +108,8 @@ final class BuildClaimStressTests: DITestCase {
     /// scope, two resolves give one instance unless the registration changed
     /// between them.
     func testStressTaskResolvesWhileTheirRegistrationIsReplaced() {
-        let registrations = Atomic<Int>(0)
-        let stop = Atomic<Bool>(false)
+        let registrations = TestAtomic<Int>(0)
+        let stop = TestAtomic<Bool>(false)
         @Sendable func register() {
             let number = registrations.add(1, ordering: .relaxed).newValue
             UnifiedDI.register(Stamped.self, scope: .task) { Stamped(registration: number) }

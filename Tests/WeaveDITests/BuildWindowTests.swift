@@ -2,7 +2,6 @@
 #if WEAVE_STRESS_HOOKS
 import Dispatch
 import Foundation
-import Synchronization
 import XCTest
 
 @testable import WeaveDI
@@ -78,7 +77,7 @@ final class BuildWindowTests: DITestCase {
             let aStopped = DispatchSemaphore(value: 0)
             let aGo = DispatchSemaphore(value: 0)
             let bParked = DispatchSemaphore(value: 0)
-            let stops = Atomic<Int>(0)
+            let stops = TestAtomic<Int>(0)
             let (builds, resolve) = prepare(scope) {}
             let results = Locked<[String: WindowProbe]>([:])
             BuildHooks.install { reached, type in
@@ -119,7 +118,7 @@ final class BuildWindowTests: DITestCase {
             let bStoppedForA = DispatchSemaphore(value: 0)
             let bStopped = DispatchSemaphore(value: 0)
             let bGo = DispatchSemaphore(value: 0)
-            let stops = Atomic<Int>(0)
+            let stops = TestAtomic<Int>(0)
             let patience = self.patience
             let (builds, resolve) = prepare(scope) {
                 guard Self.on("A") else { return }

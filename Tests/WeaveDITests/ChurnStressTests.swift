@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import WeaveDI
 import XCTest
 
@@ -19,11 +18,11 @@ final class ChurnStressTests: DITestCase {
         UnifiedDI.register(Service.self) { stable }
         let child = WeaveDI.Container.live.createChild()
 
-        let failures = Atomic<Int>(0)
-        let misses = Atomic<Int>(0)
-        let reads = Atomic<Int>(0)
-        let writerRounds = Atomic<Int>(0)
-        let readersDone = Atomic<Int>(0)
+        let failures = TestAtomic<Int>(0)
+        let misses = TestAtomic<Int>(0)
+        let reads = TestAtomic<Int>(0)
+        let writerRounds = TestAtomic<Int>(0)
+        let readersDone = TestAtomic<Int>(0)
         let group = DispatchGroup()
 
         for reader in 0..<readerCount {

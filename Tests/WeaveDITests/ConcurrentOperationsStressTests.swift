@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import XCTest
 
 @testable import WeaveDI
@@ -91,9 +90,9 @@ private struct HeldEntry {
 
 private final class KeyState: Sendable {
     /// The newest registration whose `register` call has begun.
-    let latestStarted = Atomic<Int>(0)
+    let latestStarted = TestAtomic<Int>(0)
     /// The newest registration whose `register` call has returned.
-    let latestCompleted = Atomic<Int>(0)
+    let latestCompleted = TestAtomic<Int>(0)
     /// Registrations of one type made in parallel could reach the table out
     /// of number order, and then the newest number would not be the one in
     /// force; one at a time per type, numbers and table order agree.
@@ -106,15 +105,15 @@ private final class KeyState: Sendable {
 private final class Ledger: Sendable {
     let seed: UInt64
     let keys = (0..<4).map { _ in KeyState() }
-    let nextRegistration = Atomic<Int>(0)
+    let nextRegistration = TestAtomic<Int>(0)
     /// Orders the storing of held weak instances against the starts of resolves.
-    let clock = Atomic<Int>(0)
+    let clock = TestAtomic<Int>(0)
     let registrations = Locked<[Int: RegistrationRecord]>([:])
     /// The first instance seen per singleton registration, kept alive so its
     /// identity cannot be reused by a later object.
     let singletons = Locked<[Int: any Stamped]>([:])
     let held = Locked<[Int: HeldEntry]>([:])
-    let violations = Atomic<Int>(0)
+    let violations = TestAtomic<Int>(0)
     let details = Locked<[String]>([])
 
     init(seed: UInt64) { self.seed = seed }
@@ -364,7 +363,7 @@ final class ConcurrentOperationsStressTests: DITestCase {
         let keys: [any StressKey] = [
             StressKeyOf<TagA>(), StressKeyOf<TagB>(), StressKeyOf<TagC>(), StressKeyOf<TagD>(),
         ]
-        let ready = Atomic<Int>(0)
+        let ready = TestAtomic<Int>(0)
         let totals = Locked<[WorkerTotals]>([])
         let group = DispatchGroup()
 

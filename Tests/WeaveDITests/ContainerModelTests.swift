@@ -22,7 +22,6 @@
 
 import Logging
 import PropertyBased
-import Synchronization
 import Testing
 import WeaveDI
 
@@ -46,7 +45,7 @@ private final class ModelService<Marker: ModelMarker>: Sendable {
     }
 }
 
-private let modelSerials = Atomic<Int>(0)
+private let modelSerials = TestAtomic<Int>(0)
 
 /// The tag of every key default's instance.
 private let modelDefaultTag = -1

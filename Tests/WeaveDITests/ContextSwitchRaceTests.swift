@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import WeaveDI
 import XCTest
 
@@ -8,7 +7,7 @@ private struct ContextRaceValue: Sendable { let context: String }
 /// The test-context default parks its first evaluation until the test lets
 /// it go, so the context switch lands inside that evaluation every time.
 private struct ContextRaceKey: InjectedKey {
-    static let parkFirstTestEvaluation = Atomic<Bool>(false)
+    static let parkFirstTestEvaluation = TestAtomic<Bool>(false)
     static let evaluationStarted = DispatchSemaphore(value: 0)
     static let contextSwitched = DispatchSemaphore(value: 0)
 
@@ -37,7 +36,7 @@ private final class ContextRaceReader: @unchecked Sendable {
 }
 
 private final class SeenContext: Sendable {
-    let value = Mutex<String?>(nil)
+    let value = TestMutex<String?>(nil)
 }
 
 /// Issue 10, item 4: a default whose first evaluation started under one

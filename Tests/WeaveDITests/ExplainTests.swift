@@ -1,4 +1,3 @@
-import Synchronization
 import WeaveDI
 import XCTest
 
@@ -15,7 +14,7 @@ private final class XUnregistered: Sendable {}
 
 final class ExplainTests: DITestCase {
     func testALazySingletonIsExplainedWithoutBeingBuilt() {
-        let builds = Atomic<Int>(0)
+        let builds = TestAtomic<Int>(0)
         UnifiedDI.register(XStripeClient.self, scope: .singleton) {
             builds.add(1, ordering: .sequentiallyConsistent)
             return XStripeClient()

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import XCTest
 
 @testable import WeaveDI
@@ -11,7 +10,7 @@ import Glibc
 private protocol Engine: Sendable { var serial: Int { get } }
 
 private final class TrackedEngine: Engine {
-    static let alive = Atomic<Int>(0)
+    static let alive = TestAtomic<Int>(0)
     let serial: Int
     init(serial: Int = 0) {
         self.serial = serial
@@ -46,7 +45,7 @@ private final class EngineHolder: @unchecked Sendable {
 }
 
 private struct DefaultOnlyKey: InjectedKey {
-    static let built = Atomic<Int>(0)
+    static let built = TestAtomic<Int>(0)
     static var liveValue: TrackedEngine {
         TrackedEngine(serial: built.add(1, ordering: .sequentiallyConsistent).newValue)
     }
@@ -181,7 +180,7 @@ final class InjectedLifetimeTests: DITestCase {
                 TrackedEngine(serial: counter.increment())
             }
             let holder = EngineHolder()
-            let seen = Mutex<[ObjectIdentifier]>([])
+            let seen = TestMutex<[ObjectIdentifier]>([])
             DispatchQueue.concurrentPerform(iterations: 8) { index in
                 let engine = index.isMultiple(of: 2) ? holder.byKeyPath : holder.byType
                 let id = ObjectIdentifier(engine as! TrackedEngine)
@@ -197,7 +196,7 @@ final class InjectedLifetimeTests: DITestCase {
         for round in 0..<10 {
             InjectedValues.context = round.isMultiple(of: 2) ? .preview : .live
             let holder = DefaultOnlyHolder()
-            let seen = Mutex<Set<ObjectIdentifier>>([])
+            let seen = TestMutex<Set<ObjectIdentifier>>([])
             DispatchQueue.concurrentPerform(iterations: 8) { _ in
                 let id = ObjectIdentifier(holder.engine)
                 seen.withLock { _ = $0.insert(id) }

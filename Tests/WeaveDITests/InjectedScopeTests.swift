@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import WeaveDI
 import XCTest
 
@@ -129,10 +128,10 @@ final class InjectedScopeTests: DITestCase {
         let reader = KeptRegistrationReader()
         let readers = 4
         let writes = 10_000
-        let started = Atomic<Int>(0)
-        let done = Atomic<Bool>(false)
-        let bad = Atomic<Int>(0)
-        let reads = Atomic<Int>(0)
+        let started = TestAtomic<Int>(0)
+        let done = TestAtomic<Bool>(false)
+        let bad = TestAtomic<Int>(0)
+        let reads = TestAtomic<Int>(0)
         let group = DispatchGroup()
         // Real threads: a dispatch pool on two cores would run the readers
         // after the writer instead of against it.

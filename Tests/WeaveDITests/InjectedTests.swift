@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import XCTest
 
 @testable import WeaveDI
@@ -195,7 +194,7 @@ final class InjectedTests: DITestCase {
     /// thread's very next read sees it.
     func testCachedReadsSeeEveryChangeOnEveryThread() {
         let reader = GreetingReader()
-        let stale = Atomic<Int>(0)
+        let stale = TestAtomic<Int>(0)
         func expectEverywhere(_ text: String) {
             DispatchQueue.concurrentPerform(iterations: 4) { _ in
                 for _ in 0..<50 where reader.byKeyPath.text != text || reader.byType.text != text {

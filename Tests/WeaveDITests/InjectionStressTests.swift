@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import XCTest
 
 @testable import WeaveDI
@@ -42,9 +41,9 @@ final class InjectionStressTests: DITestCase {
         var churn: [any ChurnKey] = []
         makeChurnKeys(Double.self, count: 48, into: &churn)
         let keys = churn
-        let stop = Atomic<Bool>(false)
-        let wrong = Atomic<Int>(0)
-        let reads = Atomic<Int>(0)
+        let stop = TestAtomic<Bool>(false)
+        let wrong = TestAtomic<Int>(0)
+        let reads = TestAtomic<Int>(0)
         let group = DispatchGroup()
         // Real threads: a dispatch queue's worker pool could leave the
         // readers queued behind writers that loop until the readers finish.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import XCTest
 
 @testable import WeaveDI
@@ -14,7 +13,7 @@ private final class NamedGreeter: Greeter {
 }
 
 private final class CountedGreeter: Greeter {
-    static let alive = Atomic<Int>(0)
+    static let alive = TestAtomic<Int>(0)
     let name = "counted"
     init() { Self.alive.add(1, ordering: .relaxed) }
     deinit { Self.alive.subtract(1, ordering: .relaxed) }
@@ -127,8 +126,8 @@ final class ResolveCacheTests: DITestCase {
         UnifiedDI.register(Greeter.self) { NamedGreeter("v0") }
         let writes = 300
         let readers = 4
-        let done = Atomic<Bool>(false)
-        let bad = Atomic<Int>(0)
+        let done = TestAtomic<Bool>(false)
+        let bad = TestAtomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: readers + 1) { index in
             if index == 0 {
                 for write in 1...writes {

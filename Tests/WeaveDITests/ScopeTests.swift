@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import WeaveDI
 import XCTest
 
@@ -67,7 +66,7 @@ final class ScopeTests: DITestCase {
 
 /// Collects the distinct object identities several threads observed.
 private final class SeenIdentities: Sendable {
-    private let identities = Mutex(Set<ObjectIdentifier>())
+    private let identities = TestMutex(Set<ObjectIdentifier>())
 
     func insert(_ object: AnyObject?) {
         guard let object else { return }

@@ -1,7 +1,6 @@
 // Fixtures more than one test file of this target uses. A fixture used by
 // one file only is declared `private` in that file.
 
-import Synchronization
 import Testing
 import XCTest
 
@@ -18,7 +17,7 @@ final class ServiceImpl: Service {
 
 /// Counts live instances so tests can prove a deinit ran.
 final class Tracked: Sendable {
-    static let alive = Atomic<Int>(0)
+    static let alive = TestAtomic<Int>(0)
     let tag: Int
 
     init(tag: Int = 0) {
@@ -31,7 +30,7 @@ final class Tracked: Sendable {
 
 /// Counts how many times a factory ran.
 final class Counter: Sendable {
-    private let value = Atomic<Int>(0)
+    private let value = TestAtomic<Int>(0)
     @discardableResult
     func increment() -> Int { value.add(1, ordering: .sequentiallyConsistent).newValue }
     var count: Int { value.load(ordering: .sequentiallyConsistent) }
@@ -78,7 +77,7 @@ func caughtError<T>(_ body: () throws(DIError) -> T) -> DIError? {
 
 /// A task-scoped value that counts live instances.
 final class RequestContext: Sendable {
-    static let alive = Atomic<Int>(0)
+    static let alive = TestAtomic<Int>(0)
     let serial: Int
     init(serial: Int) {
         self.serial = serial

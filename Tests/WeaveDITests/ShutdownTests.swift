@@ -1,4 +1,3 @@
-import Synchronization
 import XCTest
 
 @testable import WeaveDI
@@ -66,7 +65,7 @@ private final class SApi: AsyncShutdown {
 
 /// Counts its cleanups; the first one signals `entered` and then waits for `release`.
 private final class SSlowCleanup: AsyncShutdown {
-    let calls = Atomic<Int>(0)
+    let calls = TestAtomic<Int>(0)
     let entered = Gate()
     let release = Gate()
     func shutdown() async {
@@ -79,7 +78,7 @@ private final class SSlowCleanup: AsyncShutdown {
 /// Shuts its own container down again from its cleanup.
 private final class SReentrantCleanup: AsyncShutdown {
     let container: DIContainer
-    let calls = Atomic<Int>(0)
+    let calls = TestAtomic<Int>(0)
     init(container: DIContainer) { self.container = container }
     func shutdown() async {
         calls.add(1, ordering: .sequentiallyConsistent)
@@ -126,7 +125,7 @@ final class ShutdownTests: XCTestCase {
         // The window: the first shutdown is inside the instance's cleanup,
         // its registration not yet removed, when the second one starts.
         try await within(10) { await service.entered.wait() }
-        let secondDone = Atomic<Bool>(false)
+        let secondDone = TestAtomic<Bool>(false)
         let second = Task {
             await container.shutdown()
             secondDone.store(true, ordering: .sequentiallyConsistent)

@@ -1,4 +1,3 @@
-import Synchronization
 import XCTest
 
 @testable import WeaveDI
@@ -21,7 +20,7 @@ final class TaskScopeBindingTests: DITestCase {
     }
 
     func testASynchronousScopeOnAThreadWithoutATask() {
-        let agreed = Mutex<[Bool]>([])
+        let agreed = TestMutex<[Bool]>([])
         let thread = Thread {
             withTaskScope {
                 let outer = TaskScope.currentUnretained?.takeUnretainedValue()

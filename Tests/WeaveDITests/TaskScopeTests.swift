@@ -1,4 +1,3 @@
-import Synchronization
 import XCTest
 
 @testable import WeaveDI

@@ -1,6 +1,5 @@
 import InMemoryLogging
 import Logging
-import Synchronization
 import WeaveDI
 import XCTest
 
@@ -44,7 +43,7 @@ private final class VAudit: Sendable {
     init(context: VRequestContext?) { self.context = context }
 }
 private final class VBuildCounter: Sendable {
-    static let builds = Atomic<Int>(0)
+    static let builds = TestAtomic<Int>(0)
     init() { Self.builds.add(1, ordering: .sequentiallyConsistent) }
 }
 

@@ -1,4 +1,3 @@
-import Synchronization
 import WeaveDI
 import XCTest
 
@@ -27,7 +26,7 @@ struct KioskProductUseCaseImpl: KioskProductUseCase {
 }
 
 final class KioskBuildCounter: Sendable {
-    static let built = Atomic<Int>(0)
+    static let built = TestAtomic<Int>(0)
     init() { Self.built.add(1, ordering: .sequentiallyConsistent) }
 }
 

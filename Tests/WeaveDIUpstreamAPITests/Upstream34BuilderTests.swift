@@ -1,6 +1,5 @@
 import InMemoryLogging
 import Logging
-import Synchronization
 import WeaveDI
 import XCTest
 
@@ -48,7 +47,7 @@ private struct MockUserService: Sendable {
 }
 
 private final class Built34: Sendable {
-    static let count = Atomic<Int>(0)
+    static let count = TestAtomic<Int>(0)
     init() { Self.count.add(1, ordering: .sequentiallyConsistent) }
     static var built: Int { count.load(ordering: .sequentiallyConsistent) }
 }
@@ -428,8 +427,8 @@ final class Upstream34BuilderTests: UpstreamTestCase {
     // MARK: WeaveDIConfiguration, OptimizationHooks
 
     func testMonitorToggleCallsTheHandlerAndTheHookOnChangesOnly() {
-        let handlerCalls = Mutex<[Bool]>([])
-        let hookCalls = Mutex<[Bool]>([])
+        let handlerCalls = TestMutex<[Bool]>([])
+        let hookCalls = TestMutex<[Bool]>([])
         WeaveDIConfiguration.setMonitorToggleHandler { flag in handlerCalls.withLock { $0.append(flag) } }
         OptimizationHooks.setAutoMonitorEnabled = { flag in hookCalls.withLock { $0.append(flag) } }
         defer {
@@ -448,7 +447,7 @@ final class Upstream34BuilderTests: UpstreamTestCase {
     }
 
     func testOptimizationHooksKeepWhatIsInstalled() {
-        let levels = Mutex<[OptimizerLogLevel]>([])
+        let levels = TestMutex<[OptimizerLogLevel]>([])
         OptimizationHooks.setOptimizerLogLevel = { level in levels.withLock { $0.append(level) } }
         defer { OptimizationHooks.setOptimizerLogLevel = nil }
         OptimizationHooks.setOptimizerLogLevel?(.errors)

@@ -1,6 +1,5 @@
 import InMemoryLogging
 import Logging
-import Synchronization
 import WeaveDI
 import XCTest
 
@@ -29,7 +28,7 @@ private final class PrewarmDog: PrewarmAnimal, @unchecked Sendable {}
 private final class PrewarmCat: PrewarmAnimal, @unchecked Sendable {}
 
 private final class CountingService: Sendable {
-    static let built = Atomic<Int>(0)
+    static let built = TestAtomic<Int>(0)
     init() { Self.built.add(1, ordering: .sequentiallyConsistent) }
 }
 
@@ -89,7 +88,7 @@ final class KeyPathRegistrationTests: UpstreamTestCase {
 
 final class ConditionalRegistrationTests: UpstreamTestCase {
     func testOnlyTheChosenClosureRunsAndItsInstanceIsRegistered() {
-        let ran = Mutex<[String]>([])
+        let ran = TestMutex<[String]>([])
         let chosen = UnifiedDI.Conditional.registerIf(
             UserService.self,
             condition: true,
@@ -127,7 +126,7 @@ final class ConditionalRegistrationTests: UpstreamTestCase {
 
 final class AsyncFamilyTests: UpstreamTestCase {
     func testSingletonAsyncAwaitsTheFactoryOnceAndKeepsTheInstance() async {
-        let calls = Atomic<Int>(0)
+        let calls = TestAtomic<Int>(0)
         let registered = await UnifiedDI.registerSingletonAsync(UserService.self) {
             calls.add(1, ordering: .sequentiallyConsistent)
             await Task.yield()
@@ -203,7 +202,7 @@ final class AsyncFamilyTests: UpstreamTestCase {
     }
 
     func testPrewarmBuildsLazySingletonsBeforeTheFirstResolve() {
-        let built = Atomic<Int>(0)
+        let built = TestAtomic<Int>(0)
         UnifiedDI.register(CountingService.self, scope: .singleton) {
             built.add(1, ordering: .sequentiallyConsistent)
             return CountingService()
@@ -217,7 +216,7 @@ final class AsyncFamilyTests: UpstreamTestCase {
     }
 
     func testPrewarmBuildsEachElementsOwnTypeWhenTheyShareASuperclass() {
-        let built = Atomic<Int>(0)
+        let built = TestAtomic<Int>(0)
         UnifiedDI.register(PrewarmDog.self, scope: .singleton) {
             built.add(1, ordering: .sequentiallyConsistent)
             return PrewarmDog()
@@ -231,7 +230,7 @@ final class AsyncFamilyTests: UpstreamTestCase {
     }
 
     func testPrewarmTakesAListOfDifferentTypes() {
-        let built = Atomic<Int>(0)
+        let built = TestAtomic<Int>(0)
         UnifiedDI.register(CountingService.self, scope: .singleton) {
             built.add(1, ordering: .sequentiallyConsistent)
             return CountingService()

@@ -1,4 +1,3 @@
-import Synchronization
 import WeaveDI
 import XCTest
 
@@ -10,7 +9,7 @@ private struct SystemActorClock: ActorClock { var name = "system" }
 private struct FixedActorClock: ActorClock { var name = "fixed" }
 
 private final class ActorCounter: Sendable {
-    private let count = Mutex(0)
+    private let count = TestMutex(0)
     var value: Int { count.withLock { $0 } }
     @discardableResult func next() -> Int {
         count.withLock {

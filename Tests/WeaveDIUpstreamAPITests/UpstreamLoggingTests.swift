@@ -1,6 +1,5 @@
 import InMemoryLogging
 import Logging
-import Synchronization
 import WeaveDI
 import XCTest
 
@@ -22,7 +21,7 @@ private final class LoggingCycleB: Sendable {
 /// Records the whole event, for the source location InMemoryLogHandler drops.
 private struct RecordingHandler: LogHandler {
     final class Store: Sendable {
-        let events = Mutex<[LogEvent]>([])
+        let events = TestMutex<[LogEvent]>([])
     }
     let store: Store
     var metadata: Logger.Metadata = [:]

@@ -13,6 +13,13 @@ let systemCKConditions: [(platforms: [Platform], traits: Set<String>)] = [
     ([.macOS], ["MacOSSystemConcurrencyKit"]),
 ]
 
+let registryCSettings: [CSetting] =
+    [.define("_GNU_SOURCE")]
+    // Read by weave_ck.h: the system's ck, else portable_ck.h.
+    + systemCKConditions.map { .define("WEAVE_SYSTEM_CK", .when(platforms: $0.platforms, traits: $0.traits)) }
+    // Aborts on a slot read left open or nested: debug builds only.
+    + [.define("WEAVE_CHECK_SECTIONS", .when(configuration: .debug))]
+
 let package = Package(
     name: "WeaveDI",
     // Upstream WeaveDI's minimums. Nothing above them is needed: atomics come
@@ -84,15 +91,7 @@ let package = Package(
                 .target(name: "CConcurrencyKit", condition: .when(platforms: $0.platforms, traits: $0.traits))
             },
             path: "CSources/CWeaveRegistry",
-            cSettings: [
-                .define("_GNU_SOURCE"),
-                // Read by weave_ck.h: the system's ck, else portable_ck.h.
-            ] + systemCKConditions.map {
-                .define("WEAVE_SYSTEM_CK", .when(platforms: $0.platforms, traits: $0.traits))
-            } + [
-                // Aborts on a slot read left open or nested: debug builds only.
-                .define("WEAVE_CHECK_SECTIONS", .when(configuration: .debug)),
-            ]
+            cSettings: registryCSettings
         ),
         .macro(
             name: "WeaveDIMacros",

@@ -8,9 +8,12 @@ import PackageDescription
 // defaults would otherwise link Homebrew's libck dylib and fail to load on a
 // Mac without Homebrew. Each condition below is one platform and one trait;
 // the two entries together are the rule.
-let systemCKConditions: [(platforms: [Platform], traits: Set<String>)] = [
-    ([.linux], ["SystemConcurrencyKit"]),
-    ([.macOS], ["MacOSSystemConcurrencyKit"]),
+// SwiftPM rejects two conditional dependencies on the same target
+// ("invalid duplicate target dependency declaration"), so each condition
+// has its own system-library module over the same headers and library.
+let systemCKConditions: [(module: String, platforms: [Platform], traits: Set<String>)] = [
+    ("CConcurrencyKit", [.linux], ["SystemConcurrencyKit"]),
+    ("CConcurrencyKitMacOS", [.macOS], ["MacOSSystemConcurrencyKit"]),
 ]
 
 let registryCSettings: [CSetting] =
@@ -85,10 +88,16 @@ let package = Package(
             pkgConfig: "ck",
             providers: [.apt(["libck-dev"]), .brew(["concurrencykit"])]
         ),
+        .systemLibrary(
+            name: "CConcurrencyKitMacOS",
+            path: "CSources/CConcurrencyKitMacOS",
+            pkgConfig: "ck",
+            providers: [.brew(["concurrencykit"])]
+        ),
         .target(
             name: "CWeaveRegistry",
             dependencies: systemCKConditions.map {
-                .target(name: "CConcurrencyKit", condition: .when(platforms: $0.platforms, traits: $0.traits))
+                .target(name: $0.module, condition: .when(platforms: $0.platforms, traits: $0.traits))
             },
             path: "CSources/CWeaveRegistry",
             cSettings: registryCSettings

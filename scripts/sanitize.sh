@@ -326,6 +326,12 @@ swift_mutants() {
     swift_mutant returned-at-start Sources/WeaveDI/Resolution/AsyncBuilds.swift \
         's/defer \{ (flight|frame)\.markReturned\(\) \}/$1.markReturned()/g' \
         AsyncServiceTests.testAFactoryAwaitingATask "a factory's tasks never on its chain"
+    # Issue 41 (a): start's flights launched on the cooperative pool instead
+    # of start's own threads: hung synchronous factories, as many as the pool
+    # has threads, keep start's timer from firing.
+    swift_mutant start-builds-on-pool Sources/WeaveDI/Resolution/AsyncBuilds.swift \
+        's/Task\(executorPreference: threads, operation: build\)/Task(operation: build)/' \
+        AsyncStartHungFactoryTests.testStartReturnsWithinItsTimeoutWithMoreHung "start's builds on the cooperative pool"
     # A scope's holder that does not hold its registration: a .task resolve
     # through the type slot takes no reference of its own, so a registration
     # released mid-request would be freed under the scope that built from it.

@@ -87,6 +87,13 @@ public enum DILog {
         )
     }
 
+    /// The system refused `start(timeout:)` a thread for a build: that
+    /// build runs on the cooperative pool, where a factory that never
+    /// returns keeps one of its threads.
+    static func buildThreadRefused() {
+        logger.warning("start: the system refused a thread for a build; it runs on the cooperative pool instead")
+    }
+
     @usableFromInline static func scopeLeak(_ type: Any.Type) {
         logger.warning("\(qualifiedTypeName(type)) is task-scoped but was resolved outside withTaskScope")
     }

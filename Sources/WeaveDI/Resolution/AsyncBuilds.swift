@@ -255,7 +255,9 @@ enum AsyncBuilds {
     }
 
     /// Runs one flight's build in a task no waiter owns, then ends the
-    /// flight and resumes its waiters with the outcome.
+    /// flight and resumes its waiters with the outcome. A build begun for a
+    /// start runs on that start's threads (`BuildThreads`), which this task,
+    /// unstructured, would not inherit.
     private static func launch<T>(
         _ flight: TypedFlight<T>,
         key: ObjectIdentifier,
@@ -263,7 +265,7 @@ enum AsyncBuilds {
         publish: @escaping @Sendable (T) -> T,
         make: @escaping @Sendable () async throws -> T
     ) {
-        Task {
+        let build: @Sendable () async -> Void = {
             let outcome: Result<T, any Error>
             do {
                 let value = try await AsyncChain.$links.withValue(chain) {
@@ -299,6 +301,13 @@ enum AsyncBuilds {
                 waiter.continuation.resume(with: shared)
             }
             last.continuation.resume(with: consume shared)
+        }
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, macCatalyst 18, *),
+            let threads = BuildThreads.current
+        {
+            Task(executorPreference: threads, operation: build)
+        } else {
+            Task(operation: build)
         }
     }
 

@@ -11,8 +11,12 @@ extension DIContainer {
     /// singletons, which may read the async ones already built. Each build
     /// gets `timeout` of its own; a build still running then is reported as
     /// hung with what it waits on ("Repository -> ConnectionPool"), and goes
-    /// on in the background (a later resolve joins it). A synchronous
-    /// factory that never returns keeps its thread.
+    /// on in the background (a later resolve joins it). The builds run on
+    /// threads of their own, not the cooperative pool's (from macOS 15, iOS
+    /// 18, tvOS 18, watchOS 11 and visionOS 2, and on Linux), so `start`
+    /// returns in time however many synchronous factories never return;
+    /// each such factory keeps its thread. On older Apple systems they run
+    /// on the pool, and as many hung factories as it has threads stall it.
     ///
     /// ```swift
     /// container.register(ConnectionPool.self, scope: .singleton) {
@@ -27,8 +31,10 @@ extension DIContainer {
     ///   task is cancelled.
     public func start(timeout: Duration) async throws {
         let singletons = reachableEntries.map(\.entry).filter { $0.kind == .singleton }
-        var failures = await Self.start(singletons.filter(\.isAsync), timeout: timeout)
-        failures += await Self.start(singletons.filter { !$0.isAsync }, timeout: timeout)
+        let threads = BuildThreads()
+        defer { threads.close() }
+        var failures = await Self.start(singletons.filter(\.isAsync), timeout: timeout, on: threads)
+        failures += await Self.start(singletons.filter { !$0.isAsync }, timeout: timeout, on: threads)
         try Task.checkCancellation()
         if !failures.isEmpty {
             let error = DIError.startFailed(failures: failures.sorted { ($0.type, $0.chain) < ($1.type, $1.chain) })
@@ -37,10 +43,12 @@ extension DIContainer {
         }
     }
 
-    private static func start(_ entries: [AnyRegistryEntry], timeout: Duration) async -> [StartFailure] {
+    private static func start(
+        _ entries: [AnyRegistryEntry], timeout: Duration, on threads: BuildThreads
+    ) async -> [StartFailure] {
         await withTaskGroup(of: StartFailure?.self) { group in
             for entry in entries {
-                group.addTask { await start(entry, timeout: timeout) }
+                group.addTask { await start(entry, timeout: timeout, on: threads) }
             }
             var failures: [StartFailure] = []
             for await failure in group {
@@ -50,32 +58,39 @@ extension DIContainer {
         }
     }
 
-    /// One service: its build raced against the timeout. The timer's win
-    /// cancels only the wait.
-    private static func start(_ entry: AnyRegistryEntry, timeout: Duration) async -> StartFailure? {
-        enum Outcome: Sendable {
-            case built
-            case failed(DIError)
-            case timedOut
-        }
-        let outcome = await withTaskGroup(of: Outcome.self) { group in
-            group.addTask {
-                do {
-                    try await entry.buildForStart()
-                    return .built
-                } catch let error as DIError {
-                    return .failed(error)
-                } catch {
-                    return .timedOut  // the wait was cancelled: the timer won, or start was cancelled
+    /// One service: its build raced against the timeout. Neither is a
+    /// child task: a task group would wait at its end for a build that
+    /// never ends. The timer's win cancels only the wait.
+    private static func start(_ entry: AnyRegistryEntry, timeout: Duration, on threads: BuildThreads) async -> StartFailure? {
+        let race = StartRace()
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<StartRace.Outcome, Never>) in
+                race.wait(continuation)
+                let build: @Sendable () async -> Void = {
+                    do {
+                        try await entry.buildForStart()
+                        race.end(.built)
+                    } catch let error as DIError {
+                        race.end(.failed(error))
+                    } catch {
+                        race.end(.timedOut)  // the wait was cancelled: the timer won, or start was cancelled
+                    }
                 }
+                let buildTask = BuildThreads.$bound.withValue(threads) {
+                    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, macCatalyst 18, *) {
+                        Task(executorPreference: threads, operation: build)
+                    } else {
+                        Task(operation: build)
+                    }
+                }
+                let timer = Task {
+                    try? await Task.sleep(for: timeout)
+                    race.end(.timedOut)
+                }
+                race.hold(buildTask, timer)
             }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return .timedOut
-            }
-            let first = await group.next() ?? .timedOut
-            group.cancelAll()
-            return first
+        } onCancel: {
+            race.end(.timedOut)
         }
         let name = typeName(entry.type)
         switch outcome {
@@ -114,5 +129,63 @@ extension UnifiedDI {
     ///   failed or hung, with its chain.
     public static func start(timeout: Duration) async throws {
         try await DIContainer.live.start(timeout: timeout)
+    }
+}
+
+/// One service's race in `start(timeout:)`: the first of its build, its
+/// timer and start's cancellation to end it resumes the waiting start; the
+/// others change nothing. Whichever ends it cancels both tasks: the build's
+/// wait (its build goes on) and the timer.
+private final class StartRace: Sendable {
+    enum Outcome: Sendable {
+        case built
+        case failed(DIError)
+        case timedOut
+    }
+
+    private struct State {
+        var continuation: CheckedContinuation<Outcome, Never>?
+        var outcome: Outcome?
+        var tasks: [Task<Void, Never>] = []
+    }
+
+    private let state = Locked(State())
+
+    /// Takes the waiting start's continuation, resumed at once when the
+    /// race has already ended (start was cancelled first).
+    func wait(_ continuation: CheckedContinuation<Outcome, Never>) {
+        let ended = state.withLock { state -> Outcome? in
+            if let outcome = state.outcome { return outcome }
+            state.continuation = continuation
+            return nil
+        }
+        if let ended { continuation.resume(returning: ended) }
+    }
+
+    /// The build and the timer, cancelled when the race ends.
+    func hold(_ build: Task<Void, Never>, _ timer: Task<Void, Never>) {
+        let ended = state.withLock { state -> Bool in
+            if state.outcome != nil { return true }
+            state.tasks = [build, timer]
+            return false
+        }
+        if ended {
+            build.cancel()
+            timer.cancel()
+        }
+    }
+
+    func end(_ outcome: Outcome) {
+        let (continuation, tasks) = state.withLock { state -> (CheckedContinuation<Outcome, Never>?, [Task<Void, Never>]) in
+            guard state.outcome == nil else { return (nil, []) }
+            state.outcome = outcome
+            defer {
+                state.continuation = nil
+                state.tasks = []
+            }
+            return (state.continuation, state.tasks)
+        }
+        continuation?.resume(returning: outcome)
+        for task in tasks { task.cancel() }
     }
 }

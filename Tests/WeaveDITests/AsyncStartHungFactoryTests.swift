@@ -73,14 +73,54 @@ final class AsyncStartHungFactoryTests: DITestCase {
 
     private func registerHung(in container: WeaveDI.Container, _ count: Int, gate: BlockingGate) {
         let registrations: [@Sendable () -> Void] = [
-            { container.register(Hung0.self, scope: .singleton) { gate.wait(); return Hung0() } },
-            { container.register(Hung1.self, scope: .singleton) { gate.wait(); return Hung1() } },
-            { container.register(Hung2.self, scope: .singleton) { gate.wait(); return Hung2() } },
-            { container.register(Hung3.self, scope: .singleton) { gate.wait(); return Hung3() } },
-            { container.register(Hung4.self, scope: .singleton) { gate.wait(); return Hung4() } },
-            { container.register(Hung5.self, scope: .singleton) { gate.wait(); return Hung5() } },
-            { container.register(Hung6.self, scope: .singleton) { gate.wait(); return Hung6() } },
-            { container.register(Hung7.self, scope: .singleton) { gate.wait(); return Hung7() } },
+            {
+                container.register(Hung0.self, scope: .singleton) {
+                    gate.wait()
+                    return Hung0()
+                }
+            },
+            {
+                container.register(Hung1.self, scope: .singleton) {
+                    gate.wait()
+                    return Hung1()
+                }
+            },
+            {
+                container.register(Hung2.self, scope: .singleton) {
+                    gate.wait()
+                    return Hung2()
+                }
+            },
+            {
+                container.register(Hung3.self, scope: .singleton) {
+                    gate.wait()
+                    return Hung3()
+                }
+            },
+            {
+                container.register(Hung4.self, scope: .singleton) {
+                    gate.wait()
+                    return Hung4()
+                }
+            },
+            {
+                container.register(Hung5.self, scope: .singleton) {
+                    gate.wait()
+                    return Hung5()
+                }
+            },
+            {
+                container.register(Hung6.self, scope: .singleton) {
+                    gate.wait()
+                    return Hung6()
+                }
+            },
+            {
+                container.register(Hung7.self, scope: .singleton) {
+                    gate.wait()
+                    return Hung7()
+                }
+            },
         ]
         for register in registrations.prefix(count) { register() }
     }
@@ -156,9 +196,18 @@ final class AsyncStartHungFactoryTests: DITestCase {
             gate.open()
         }
         let container = WeaveDI.Container()
-        container.register(Hung0.self, scope: .singleton) { () async throws -> Hung0 in gate.wait(); return Hung0() }
-        container.register(Hung1.self, scope: .singleton) { () async throws -> Hung1 in gate.wait(); return Hung1() }
-        container.register(Hung2.self, scope: .singleton) { () async throws -> Hung2 in gate.wait(); return Hung2() }
+        container.register(Hung0.self, scope: .singleton) { () async throws -> Hung0 in
+            gate.wait()
+            return Hung0()
+        }
+        container.register(Hung1.self, scope: .singleton) { () async throws -> Hung1 in
+            gate.wait()
+            return Hung1()
+        }
+        container.register(Hung2.self, scope: .singleton) { () async throws -> Hung2 in
+            gate.wait()
+            return Hung2()
+        }
         let (failures, took) = try await timedStart { try await container.start(timeout: .milliseconds(300)) }
         assertHungNamed(failures, count: 3, took: took, watchdog: watchdog)
     }

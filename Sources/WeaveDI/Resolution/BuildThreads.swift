@@ -57,16 +57,20 @@ final class BuildThreads: @unchecked Sendable {
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         #if canImport(Darwin)
         var thread: pthread_t?
-        let created = pthread_create(&thread, &attributes, { raw in
-            Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().body()
-            return nil
-        }, box)
+        let created = pthread_create(
+            &thread, &attributes,
+            { raw in
+                Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().body()
+                return nil
+            }, box)
         #else
         var thread = pthread_t()
-        let created = pthread_create(&thread, &attributes, { raw in
-            Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, box)
+        let created = pthread_create(
+            &thread, &attributes,
+            { raw in
+                Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue().body()
+                return nil
+            }, box)
         #endif
         if created != 0 {
             Unmanaged<ThreadBody>.fromOpaque(box).release()

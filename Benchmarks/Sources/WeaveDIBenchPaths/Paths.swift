@@ -216,6 +216,8 @@ public func weaveDIPaths(tableSize: Int) -> [BenchPath] {
             prepare: { n in for index in 0..<min(n, fresh.count) { fresh[index].registerLazy() } },
             run: { n in for index in 0..<min(n, fresh.count) { consume(fresh[index].resolve()) } },
             cleanup: { n in for index in 0..<min(n, fresh.count) { fresh[index].release() } }))
+    // Last, so that adding them moved no other row's heap layout.
+    paths += serverEdgePaths()
     return paths
 }
 

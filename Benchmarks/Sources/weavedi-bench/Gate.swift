@@ -39,6 +39,7 @@ let gatedPaths: Set<String> = [
     "injected.optional.transient", "resolve.async.built",
     "elsewhere.override.injected", "elsewhere.override.resolve",
     "elsewhere.overlay.injected", "elsewhere.overlay.resolve",
+    "child.register.request", "resolve.miss", "resolve.async.transient",
 ]
 /// Paths that depend on the table size; the others run at the first size only.
 /// Not the locked baseline read of one type (`unifieddi.resolve.swift`) at

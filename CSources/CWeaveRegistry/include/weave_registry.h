@@ -148,7 +148,7 @@ void weave_read_mode_set_counting(bool counting);
 /*
  * Injection slots: one per injection key (a key path, an InjectedKey type, a
  * swift-dependencies DependencyKey type or a value type: the four SlotKinds of
- * InjectionSlot.swift), shared by every property that reads that key, so a property
+ * InjectionSlots.swift), shared by every property that reads that key, so a property
  * stores a pointer and nothing else. A slot caches one value (a box) tagged
  * with the generation it was read at. Slots are never freed.
  *

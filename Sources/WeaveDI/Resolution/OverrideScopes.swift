@@ -66,18 +66,6 @@ enum InjectionScopes {
         OverrideScopes.noneActive || !currentTaskIsScoped()
     }
 
-    /// Whether a read may use the shared slot cache: the task is outside
-    /// every override scope and overlay (so it reads what every such task
-    /// reads), optimization is on, and resolves are not being counted
-    /// (`UnifiedDI.setAutoOptimization`). The task-local is asked only while
-    /// some scope exists somewhere.
-    @inlinable @inline(__always)
-    static var sharedCacheUsable: Bool {
-        let mode = weave_read_mode()
-        return mode == 0
-            || (mode & (WEAVE_READ_MODE_BASELINE | WEAVE_READ_MODE_COUNTING) == 0 && !currentTaskIsScoped())
-    }
-
     /// The scope that keeps what `entry` builds now: the task's innermost
     /// scope, unless `entry` is that overlay's own registration. Nil outside
     /// every scope.

@@ -37,7 +37,7 @@ enum Resolver {
     /// A read of the live container (`UnifiedDI`, `@Inject`). A task outside
     /// every overlay and override scope reads what every such task reads, so
     /// it reads through the type's slot, the one `@Injected var x: T` reads
-    /// through too (`SlotBox` states the cache's rule): a cached value is a
+    /// through too (`SlotCache` states the cache's rule): a cached value is a
     /// tag check and a copy; a kept lazy registration is built from without
     /// a table probe. A read inside a scope, or with optimization off, goes
     /// straight to the table.
@@ -45,23 +45,14 @@ enum Resolver {
     /// `DIError.missing` does (for callers that return nil instead).
     @inlinable @inline(__always)
     static func resolveLive<T>(_ type: T.Type, notingMiss: Bool = false) throws(DIError) -> T? {
-        if InjectionScopes.sharedCacheUsable {
+        if SlotCache.usable {
             let slot = InjectionSlots.typeSlotHandle(for: T.self)
-            if let raw = weave_slot_peek(slot) {
-                let (answers, holdsEntry) = Unmanaged<SlotBox>.fromOpaque(raw)._withUnsafeGuaranteedRef {
-                    ($0.answersResolve, $0.holdsEntry)
+            if let raw = SlotCache.peek(slot, for: .resolve) {
+                if SlotCache.holdsEntry(raw) {
+                    return try SlotCache.buildOutlined(keptIn: raw, as: T.self, for: .resolve)
                 }
-                if answers {
-                    if !holdsEntry {
-                        let value = ValueBox.value(in: raw, as: T.self)
-                        weave_slot_read_end()
-                        return value
-                    }
-                    return try build(keptIn: raw, as: T.self)
-                }
-                // else `@Injected`'s own answer: a default, an unwrapped optional
+                return SlotCache.value(in: raw, as: T.self, for: .resolve)
             }
-            weave_slot_read_end()
             return try resolveLive(type, filling: slot, notingMiss: notingMiss)
         }
         return try resolveLiveUncached(type, notingMiss: notingMiss)
@@ -98,19 +89,11 @@ enum Resolver {
         // A `T?` slot is `@Injected var x: T?`'s, which answers with the
         // wrapped type's registration: a box of `Optional`'s own registration
         // would answer that route wrongly.
-        if _isOptional(T.self) {
-            return value
+        if !_isOptional(T.self) {
+            SlotCache.fill(
+                slot, readAt: generation, with: value, cacheable: cacheable,
+                registeredType: ObjectIdentifier(T.self), entry: kept)
         }
-        let box: SlotBox
-        if cacheable {
-            box = ValueBox(value, answersResolve: true)
-        } else if let kept {
-            // A lazy entry: transient, weak or `.task`.
-            box = EntryBox(kept)
-        } else {
-            return value
-        }
-        box.install(in: slot, readAt: generation)
         return value
     }
 
@@ -233,26 +216,6 @@ enum Resolver {
             kept = lazy
         }
         return try build(lazy, as: T.self, cacheable: &cacheable)
-    }
-
-    /// Builds from the registration an `EntryBox` keeps in a type's slot,
-    /// specialised in the caller. Called inside the peek's slot read; ends
-    /// it.
-    @inlinable @inline(__always)
-    static func build<T>(keptIn raw: UnsafeMutableRawPointer, as type: T.Type) throws(DIError) -> T {
-        let kept = Unmanaged<EntryBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.entry) }
-        if kept._withUnsafeGuaranteedRef({ $0.kind }) == .task {
-            return try TaskScope.instance(keptIn: kept, as: T.self)
-        }
-        // Building runs user code: keep the registration past the section.
-        let entry = kept.takeUnretainedValue().lazy
-        weave_slot_read_end()
-        // A slot read protects its box only; the weak instance is read in a
-        // section of its own.
-        if entry.kind == .weak, let value = entry.current(as: T.self) {
-            return value
-        }
-        return try build(entry, as: T.self)
     }
 
     /// Turns a lazy entry into an instance according to its scope. Inlinable

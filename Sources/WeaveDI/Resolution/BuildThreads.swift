@@ -6,12 +6,6 @@ import Musl
 import Darwin
 #endif
 
-#if canImport(Darwin) || PortableAtomics
-import Atomics  // Registry/PlatformAtomic.swift
-#else
-import Synchronization
-#endif
-
 /// The threads `start(timeout:)` runs its builds on: a new thread for each
 /// job. A synchronous factory that never returns then holds a thread of its
 /// own instead of one of the cooperative pool's, which is only as wide as

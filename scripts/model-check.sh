@@ -10,6 +10,11 @@
 #   async_build.pml the look / join / build / resume protocol of the async
 #                   builds (AsyncBuilds), with cancellations and a failed
 #                   build: a safety run and a liveness run;
+#   async_returned.pml  the async builds' cycle checks against a factory's
+#                   returned frame: a task a factory starts that resolves
+#                   the same registration, before and after the factory
+#                   returns, and two builds waiting on each other: a safety
+#                   run and a liveness run;
 #   slot_index.pml  the slot index's lock-free finds against publishes
 #                   that grow it: a safety run;
 #   slot_reads.pml  slot reads without a reader fence against a write
@@ -62,7 +67,8 @@ runs=0
 #   RUN     safety: pan built with -DSAFETY, assertions and invalid end states
 #           liveness: the model's ltl claim (-DLIVENESS), pan -a -f; pan
 #           built with -DNFAIR=3, weak fairness for up to 10 processes
-#           (async_build runs up to 7, the claim included; the default is 6)
+#           (async_build runs up to 7, the claim included, async_returned
+#           up to 8; the default is 6)
 #   EXPECT  pass, or an extended regex that pan's error report must match
 check() {
     local model="$1" variant="$2" run="$3" expect="$4"
@@ -148,6 +154,16 @@ check async_build MUTANT_NO_LOCKED_LOOK safety 'assertion violated \(builds<=1\)
 check async_build MUTANT_NO_CANCEL_CHECK safety 'assertion violated +!\(handled\[i\]\)' -DMUTANT_NO_CANCEL_CHECK
 check async_build MUTANT_SPLIT_END safety 'invalid end state' -DMUTANT_SPLIT_END
 check async_build MUTANT_SPLIT_END liveness 'acceptance cycle' -DMUTANT_SPLIT_END
+check async_returned real safety pass
+check async_returned real liveness pass
+check async_returned MUTANT_RETURNED_LINK_COUNTS safety 'assertion violated +!\(false_chain_cycle\)' \
+    -DMUTANT_RETURNED_LINK_COUNTS
+check async_returned MUTANT_MARK_AT_START safety 'assertion violated +!\(waits_on_own_build\)' -DMUTANT_MARK_AT_START
+check async_returned MUTANT_MARK_AT_START liveness 'acceptance cycle' -DMUTANT_MARK_AT_START
+check async_returned MUTANT_RETURNED_FLIGHT_COUNTS safety 'assertion violated +!\(false_wait_cycle\)' \
+    -DMUTANT_RETURNED_FLIGHT_COUNTS
+check async_returned MUTANT_NO_WAIT_CHECK safety 'assertion violated +!\(closes_loop\)' -DMUTANT_NO_WAIT_CHECK
+check async_returned MUTANT_NO_WAIT_CHECK liveness 'acceptance cycle' -DMUTANT_NO_WAIT_CHECK
 check slot_cache real safety pass
 check slot_cache MUTANT_OLD_PEEK safety 'assertion violated \(v>=floor_(mine|any)\)' -DMUTANT_OLD_PEEK
 check slot_cache MUTANT_PEEK_DURING_WRITE safety 'assertion violated \(v>=floor_(mine|any)\)' \

@@ -66,10 +66,10 @@
  * touch its own waiter (and the lock), so they commute with another
  * waiter's. Memory is sequentially consistent.
  *
- * Not modelled: the cycle check (AsyncChain.cycle, the flights' `awaiting`
- * edges, a join refused with circularDependency), the waiter ids (a waiter
- * is its index), the hooks, weak holders (their `current()` can go back to
- * nil, and a new flight rebuilds).
+ * Not modelled: the cycle checks (AsyncChain.cycle, the flights' `awaiting`
+ * edges, a join refused with circularDependency: async_returned.pml), the
+ * waiter ids (a waiter is its index), the hooks, weak holders (their
+ * `current()` can go back to nil, and a new flight rebuilds).
  */
 
 #define N          3    /* waiter tasks */

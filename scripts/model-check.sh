@@ -164,6 +164,10 @@ check async_returned MUTANT_RETURNED_FLIGHT_COUNTS safety 'assertion violated +!
     -DMUTANT_RETURNED_FLIGHT_COUNTS
 check async_returned MUTANT_NO_WAIT_CHECK safety 'assertion violated +!\(closes_loop\)' -DMUTANT_NO_WAIT_CHECK
 check async_returned MUTANT_NO_WAIT_CHECK liveness 'acceptance cycle' -DMUTANT_NO_WAIT_CHECK
+check async_returned CHILD_RESOLVES_B safety pass -DCHILD_RESOLVES_B
+check async_returned CHILD_RESOLVES_B liveness pass -DCHILD_RESOLVES_B
+check async_returned MUTANT_PATH_THROUGH_RETURNED safety 'assertion violated +!\(false_wait_cycle\)' \
+    -DCHILD_RESOLVES_B -DMUTANT_PATH_THROUGH_RETURNED
 check slot_cache real safety pass
 check slot_cache MUTANT_OLD_PEEK safety 'assertion violated \(v>=floor_(mine|any)\)' -DMUTANT_OLD_PEEK
 check slot_cache MUTANT_PEEK_DURING_WRITE safety 'assertion violated \(v>=floor_(mine|any)\)' \

@@ -326,6 +326,12 @@ swift_mutants() {
     swift_mutant returned-at-start Sources/WeaveDI/Resolution/AsyncBuilds.swift \
         's/defer \{ (flight|frame)\.markReturned\(\) \}/$1.markReturned()/g' \
         AsyncServiceTests.testAFactoryAwaitingATask "a factory's tasks never on its chain"
+    # Issue 41 (b): the wait check's path followed the edges out of a flight
+    # whose factory had returned (a task it left running recorded them): a
+    # false cycle (async_returned.pml, CHILD_RESOLVES_B).
+    swift_mutant path-through-returned Sources/WeaveDI/Resolution/AsyncBuilds.swift \
+        's/\n *if node\.hasReturned \{ return nil \}//' \
+        AsyncBuildWindowTests.testAFlightWhoseFactoryReturnedIsNoLinkOfACycle "a wait's path through a returned flight"
     # Issue 41 (a): start's flights launched on the cooperative pool instead
     # of start's own threads: hung synchronous factories, as many as the pool
     # has threads, keep start's timer from firing.

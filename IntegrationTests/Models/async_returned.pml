@@ -26,8 +26,8 @@
  *       (`try?`) and returning.
  * With -DCHILD_RESOLVES_B, the scenario S3 instead: T1 resolves A; A's
  * first factory run starts a child C that resolves B, then awaits C or
- * leaves it running and returns; B's factory resolves A. The real code
- * fails it (below: "S3 and the code").
+ * leaves it running and returns; B's factory resolves A. The code before
+ * its fix failed it (below: "S3 and the code").
  *
  * `hasReturned` is an atomic flag, stored with release, loaded with
  * acquire. A load may see it late: while the reading task is not ordered
@@ -77,19 +77,23 @@
  *   MUTANT_NO_WAIT_CHECK           no `existing.path(to: me)` under the lock:
  *                                  A's and B's builds, started by T1 and T2,
  *                                  wait on each other for ever.
+ *   MUTANT_PATH_THROUGH_RETURNED   `path(to:)` follows the edges out of a
+ *                                  flight whose factory has returned (the
+ *                                  code before the fix): with
+ *                                  -DCHILD_RESOLVES_B, a false cycle.
  *
- * S3 and the code (issue 41): spin rejects the real code with
- * -DCHILD_RESOLVES_B, `assertion violated !(false_wait_cycle)`. C, left
- * running, starts B's flight while A's factory still runs, so A's flight
- * gets the edge A -> B (`me.startAwaiting`) and B's build inherits A's
- * link. A's factory returns; B's
- * factory resolves A before A's flight has ended (between `markReturned`
- * and the end section: the `publish`, or a failure's error). Its chain
- * check loads A's frame as returned and passes, but `existing.path(to: me)`
- * follows the returned flight's edge A -> B and reports B -> A -> B: a task
- * ordered after A's return (it loaded the flag) gets a cycle. No run hangs
- * (S3 with -DLIVENESS verifies), and S1 and S2 verify. A path that does not
- * follow the edges out of a flight whose flag it loads as set verifies S3.
+ * S3 and the code (issue 41): spin rejected the code before its fix with
+ * -DCHILD_RESOLVES_B, `assertion violated !(false_wait_cycle)` (now
+ * MUTANT_PATH_THROUGH_RETURNED). C, left running, starts B's flight while
+ * A's factory still runs, so A's flight gets the edge A -> B
+ * (`me.startAwaiting`) and B's build inherits A's link. A's factory
+ * returns; B's factory resolves A before A's flight has ended (between
+ * `markReturned` and the end section: the `publish`, or a failure's
+ * error). Its chain check loads A's frame as returned and passes, but
+ * `existing.path(to: me)` followed the returned flight's edge A -> B and
+ * reported B -> A -> B: a task ordered after A's return (it loaded the
+ * flag) got a cycle. No run hung. `path(to:)` now follows no edge out of a
+ * flight whose flag it loads as set; S1, S2 and S3 verify.
  *
  * Not modelled: transient registrations (`fresh`: the chain check alone,
  * no flight), cancellation and the failure paths' messages (async_build.pml),
@@ -163,8 +167,15 @@ inline load_returned(lt, lf, lout) {
 #define RUNS_FOR(t, f) (!exited[f] || (seen[t] & BIT(f)) == 0)
 
 /* Whether dst can be reached from src along awaiting edges. mode 0: every
- * edge (AsyncFlight.path); 1: edges out of flights still running as task t
- * sees them; 2: edges out of flights whose factory still runs. */
+ * edge (AsyncFlight.path before the fix); 1: edges out of flights still
+ * running as task t sees them; 2: edges out of flights whose factory still
+ * runs, each visited flight's flag loaded by task t (AsyncFlight.path:
+ * a flight read as returned waits on nothing), a set flag then seen by t.
+ * Mode 2 reads every flag fresh, so it skips the most edges: a wait it
+ * lets through is let through by every mix of late and fresh reads (which
+ * skip a subset), so no hang is hidden; and an edge followed after a late
+ * read leaves from a flight still running as t sees it, so a cycle through
+ * it is never false by construction. */
 inline reach(src, dst, qt, rmode, rout) {
     rm = BIT(src);
     k = 0;
@@ -195,6 +206,20 @@ inline reach(src, dst, qt, rmode, rout) {
     :: else -> break
     od;
     rout = ((rm & BIT(dst)) != 0);
+    if
+    :: rmode == 2 ->
+        u = 1;
+        do
+        :: u <= MAXF ->
+            if
+            :: (rm & BIT(u)) != 0 && exited[u] && u != dst -> seen[qt] = seen[qt] | BIT(u)
+            :: else
+            fi;
+            u++
+        :: else -> break
+        od
+    :: else
+    fi;
     rm = 0; k = 0; u = 0; v = 0
 }
 
@@ -294,7 +319,11 @@ inline resolve(rt, rr) {
                 hit = false;
 #ifndef MUTANT_NO_WAIT_CHECK
                 if
+#ifdef MUTANT_PATH_THROUGH_RETURNED
                 :: me != 0 && g != 0 -> reach(g, me, rt, 0, hit)
+#else
+                :: me != 0 && g != 0 -> reach(g, me, rt, 2, hit)
+#endif
                 :: else
                 fi;
 #endif

@@ -132,6 +132,69 @@ final class AsyncBuildWindowTests: XCTestCase {
         XCTAssertTrue(fromFirst === late && fromJoined === late)
         XCTAssertEqual(AsyncBuilds.inFlight, 0)
     }
+
+    /// A's factory starts a task that resolves B while A's factory runs (the
+    /// edge A -> B), then throws. Held after A's factory returned and
+    /// before its flight ends, B's factory resolves A: nothing waits in a
+    /// loop (A's factory has returned and waits on nothing), so B must join
+    /// A's flight and get A's failure, not a cycle "B -> A -> B" found
+    /// through the edge A's left-running task recorded. Found by
+    /// async_returned.pml (CHILD_RESOLVES_B); fails on the code before
+    /// `AsyncFlight.path(to:)` stopped at a returned flight.
+    func testAFlightWhoseFactoryReturnedIsNoLinkOfACycle() async throws {
+        struct Refused: Error {}
+        final class ServiceA: Sendable {}
+        final class ServiceB: Sendable {}
+        let container = WeaveDI.Container()
+        let bStarted = Gate()
+        let aReturned = Gate()
+        let bReadA = Locked<(any Error)?>(nil)
+        let bFinishedReading = TestAtomic<Bool>(false)
+        container.register(ServiceA.self, scope: .singleton) { [unowned container] () async throws -> ServiceA in
+            // Left running: it waits on B's build for A's factory run.
+            Task { _ = try? await container.resolveAsyncThrowing(ServiceB.self) }
+            await bStarted.wait()
+            throw Refused()
+        }
+        container.register(ServiceB.self, scope: .singleton) { [unowned container] () async -> ServiceB in
+            bStarted.open()
+            await aReturned.wait()
+            do {
+                _ = try await container.resolveAsyncThrowing(ServiceA.self)
+            } catch {
+                bReadA.withLock { $0 = error }
+            }
+            bFinishedReading.store(true, ordering: .sequentiallyConsistent)
+            return ServiceB()
+        }
+        let holderA = try XCTUnwrap(container.holder(of: ServiceA.self))
+        AsyncBuildHooks.hook.withLock {
+            $0 = { window, type in
+                guard window == .beforeFlightEnds, type == ServiceA.self else { return }
+                aReturned.open()
+                // Until B's read of A is over (a cycle) or B waits on A's
+                // flight beside the first resolve (joined).
+                let clock = ContinuousClock()
+                let deadline = clock.now + .seconds(10)
+                while !bFinishedReading.load(ordering: .sequentiallyConsistent),
+                    AsyncBuilds.waiterCount(of: holderA) < 2, clock.now < deadline
+                {
+                    try? await Task.sleep(for: .milliseconds(1))
+                }
+            }
+        }
+        do {
+            _ = try await container.resolveAsyncThrowing(ServiceA.self)
+            XCTFail("A's factory threw")
+        } catch DIError.factoryFailed {
+        }
+        _ = try await within(10) { try await container.resolveAsyncThrowing(ServiceB.self) }
+        let error = try XCTUnwrap(bReadA.withLock { $0 })
+        guard case DIError.factoryFailed(_, _, let underlying) = error else {
+            return XCTFail("B's resolve of A: \(error)")
+        }
+        XCTAssertTrue(underlying.error is Refused, "\(error)")
+    }
 }
 
 extension WeaveDI.Container {

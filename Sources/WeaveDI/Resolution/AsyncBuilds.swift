@@ -25,8 +25,11 @@ import Synchronization
 ///   library sees would show it. A task the factory does not await gets the
 ///   same error; it may resolve again once the factory has returned.
 /// Tested by AsyncServiceTests and the two sanitize.sh mutants
-/// (returned-link-counts, returned-at-start); async_build.pml does not model
-/// the returned frame yet.
+/// (returned-link-counts, returned-at-start).
+/// IntegrationTests/Models/async_returned.pml models the returned frame,
+/// with late loads of its flag (its mutants MUTANT_RETURNED_LINK_COUNTS and
+/// MUTANT_MARK_AT_START are these two), and that a cycle a wait reports
+/// runs only through builds still running (`AsyncFlight.path(to:)`).
 @usableFromInline
 enum AsyncChain {
     struct Link: Sendable {
@@ -93,11 +96,16 @@ class AsyncFlight: BuildFrame, @unchecked Sendable {
     }
 
     /// The builds from this one to `target` along waits, both included; nil
-    /// when this one does not wait on `target`, even indirectly.
+    /// when this one does not wait on `target`, even indirectly. A build
+    /// whose factory has returned waits on nothing, whatever its edges still
+    /// say: a task it left running recorded them (async_returned.pml,
+    /// CHILD_RESOLVES_B). A late read of its flag keeps the edge: the
+    /// conservative answer, a cycle.
     func path(to target: AsyncFlight) -> [AsyncFlight]? {
         var visited: Set<ObjectIdentifier> = []
         func search(_ node: AsyncFlight) -> [AsyncFlight]? {
             if node === target { return [node] }
+            if node.hasReturned { return nil }
             guard visited.insert(ObjectIdentifier(node)).inserted else { return nil }
             for next in node.awaiting.values {
                 if let rest = search(next.flight) { return [node] + rest }

@@ -47,7 +47,6 @@ KNOWN = {
     # resolves through the resolver.
     ("Registry/InstanceBuilder.swift", "AsyncChain"),
     ("Registry/RegistryEntry.swift", "AsyncChain"),
-    ("Registry/RegistryEntry.swift", "InjectionScopes"),
     ("Registry/RegistryEntry.swift", "OverrideScopes"),
     ("Registry/RegistryEntry.swift", "Resolver"),
     # An overlay and an override's registration are child containers: the

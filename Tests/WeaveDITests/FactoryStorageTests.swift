@@ -187,7 +187,7 @@ final class FactoryStorageTests: DITestCase {
     }
 
     /// A singleton first built inside an override scope belongs to that
-    /// scope (see InjectionScopes): kept in its holder, released with it.
+    /// scope (see OverrideScopes): kept in its holder, released with it.
     func testASingletonBuiltInsideAnOverrideScopeIsKeptByItAndReleased() {
         UnifiedDI.register(WideHolder.self, scope: .singleton) { WideHolder(object: Counted(id: 8)) }
         weak var inScope: Counted?

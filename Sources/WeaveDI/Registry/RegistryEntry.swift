@@ -224,8 +224,8 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
             return
         }
         // Inside an override scope or overlay the scope keeps what is built
-        // (`InjectionScopes`), so it must not reach the registration's holder.
-        if !OverrideScopes.noneActive, InjectionScopes.keeper(of: self) != nil {
+        // (`OverrideScopes`), so it must not reach the registration's holder.
+        if !OverrideScopes.noneActive, OverrideScopes.keeper(of: self) != nil {
             _ = try Resolver.build(self, as: T.self)
             return
         }

@@ -427,7 +427,7 @@ extension Resolver {
     }
 
     /// An async registration's instance, by its scope: the registration's
-    /// own, the scope's that keeps it (`InjectionScopes`, the rule), or a
+    /// own, the scope's that keeps it (`OverrideScopes`, the rule), or a
     /// fresh one.
     static func buildAsync<T>(_ entry: LazyEntry, as type: T.Type) async throws -> T {
         guard entry.makeAsync != nil else {
@@ -439,7 +439,7 @@ extension Resolver {
         case .transient, .prebuilt:
             return try await AsyncBuilds.fresh(registration: registration, make: make)
         case .singleton, .weak:
-            if !OverrideScopes.noneActive, let scope = InjectionScopes.keeper(of: entry) {
+            if !OverrideScopes.noneActive, let scope = OverrideScopes.keeper(of: entry) {
                 if let value = scope.existing(entry, as: T.self) ?? entry.current(as: T.self) {
                     return value
                 }

@@ -50,7 +50,7 @@ public func withContainerOverlay<R>(
 ) rethrows -> R {
     let binding = ContainerOverlays.enter(configure)
     return try ContainerOverlays.$current.withValue(binding) {
-        try InjectionScopes.$active.withValue(true, operation: operation)
+        try OverrideScopes.$active.withValue(true, operation: operation)
     }
 }
 
@@ -82,7 +82,7 @@ public func withContainerOverlay<R>(
     return try await ContainerOverlays.$current.withValue(
         binding,
         operation: {
-            try await InjectionScopes.$active.withValue(true, operation: operation, isolation: isolation)
+            try await OverrideScopes.$active.withValue(true, operation: operation, isolation: isolation)
         }, isolation: isolation)
 }
 

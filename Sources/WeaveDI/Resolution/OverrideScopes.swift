@@ -35,8 +35,7 @@ enum OverrideScopes {
 /// overlay's own registrations keep their instances themselves (they die
 /// with the overlay anyway), except one first reached inside a scope nested
 /// in the overlay, which that inner scope keeps.
-@usableFromInline
-enum InjectionScopes {
+extension OverrideScopes {
     @TaskLocal static var active = false
 
     @usableFromInline @inline(never)

@@ -168,7 +168,7 @@ enum Resolver {
             // scope built must not give way to a live instance built since.
             case .singleton:
                 if let value = Unmanaged<LazyEntry>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.built(as: T.self) }),
-                    InjectionScopes.taskIsUnscoped
+                    OverrideScopes.taskIsUnscoped
                 {
                     weave_read_end()
                     cacheable = true
@@ -176,7 +176,7 @@ enum Resolver {
                 }
             case .weak:
                 if let value = Unmanaged<LazyEntry>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.aliveWeak(as: T.self) }),
-                    InjectionScopes.taskIsUnscoped
+                    OverrideScopes.taskIsUnscoped
                 {
                     if keepingEntry {
                         kept = Unmanaged<LazyEntry>.fromOpaque(raw).takeUnretainedValue()
@@ -225,16 +225,16 @@ enum Resolver {
         cacheable = false
         switch entry.kind {
         // Inside a scope, an instance not built yet is the scope's own
-        // (`InjectionScopes`, the rule).
+        // (`OverrideScopes`, the rule).
         case .singleton:
-            if !OverrideScopes.noneActive, let scope = InjectionScopes.keeper(of: entry) {
+            if !OverrideScopes.noneActive, let scope = OverrideScopes.keeper(of: entry) {
                 return try build(entry, as: T.self, keptBy: scope)
             }
             let value = try entry.getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }
             cacheable = true
             return value
         case .weak:
-            if !OverrideScopes.noneActive, let scope = InjectionScopes.keeper(of: entry) {
+            if !OverrideScopes.noneActive, let scope = OverrideScopes.keeper(of: entry) {
                 return try build(entry, as: T.self, keptBy: scope)
             }
             return try entry.getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }

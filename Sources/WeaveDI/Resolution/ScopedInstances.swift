@@ -9,7 +9,7 @@ import Synchronization
 /// The instances one scope owns, one per registration: a request's `.task`
 /// instances (`withTaskScope`), or the singleton and weak instances first
 /// built inside a `withInjectedValues` scope or a container overlay (see
-/// `InjectionScopes`). Bound to a task with a task-local, so child tasks
+/// `OverrideScopes`). Bound to a task with a task-local, so child tasks
 /// share it and concurrent scopes never do; the instances go away with the
 /// last task that can read them.
 ///
@@ -30,7 +30,7 @@ class ScopedInstances: @unchecked Sendable {
     @usableFromInline let enclosing: ScopedInstances?
     /// For override scopes and overlays, when the scope began: one nested in
     /// another begins after it, so of the two a task is in, the later is
-    /// the inner (`InjectionScopes.innermost`). 0 for a request scope, whose
+    /// the inner (`OverrideScopes.innermost`). 0 for a request scope, whose
     /// entry should not touch a process-wide counter.
     let order: UInt64
 
@@ -46,7 +46,7 @@ class ScopedInstances: @unchecked Sendable {
     /// scope, the enclosing scope is the later of it and the task's overlay.
     init(owning registry: Registry?, enclosingOverride: ScopedInstances?) {
         self.ownRegistry = registry
-        self.enclosing = InjectionScopes.later(ContainerOverlays.current, enclosingOverride)
+        self.enclosing = OverrideScopes.later(ContainerOverlays.current, enclosingOverride)
         self.order = ScopeOrder.counter.add(1, ordering: .relaxed).newValue
     }
 

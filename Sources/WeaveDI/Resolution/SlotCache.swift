@@ -114,7 +114,7 @@ enum SlotCache {
     static var usable: Bool {
         let mode = weave_read_mode()
         return mode == 0
-            || (mode & (WEAVE_READ_MODE_BASELINE | WEAVE_READ_MODE_COUNTING) == 0 && !InjectionScopes.currentTaskIsScoped())
+            || (mode & (WEAVE_READ_MODE_BASELINE | WEAVE_READ_MODE_COUNTING) == 0 && !OverrideScopes.currentTaskIsScoped())
     }
 
     /// The box in `slot` that `route` may answer with, inside an open slot

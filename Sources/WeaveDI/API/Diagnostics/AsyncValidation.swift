@@ -45,7 +45,7 @@ extension DIContainer {
         defer { Resolver.asyncValidations.subtract(1, ordering: .sequentiallyConsistent) }
         await AsyncValidationRun.$current.withValue(run) {
             await ContainerOverlays.$current.withValue(binding) {
-                await InjectionScopes.$active.withValue(true) {
+                await OverrideScopes.$active.withValue(true) {
                     for root in roots {
                         do {
                             if root.scope == .singleton {

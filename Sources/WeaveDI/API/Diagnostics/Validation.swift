@@ -72,7 +72,7 @@ extension DIContainer {
         }
         let binding = ContainerOverlayBinding(throwaway)
         ContainerOverlays.$current.withValue(binding) {
-            InjectionScopes.$active.withValue(true) {
+            OverrideScopes.$active.withValue(true) {
                 for root in roots {
                     do {
                         if root.scope != .singleton {

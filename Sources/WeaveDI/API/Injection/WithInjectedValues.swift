@@ -31,7 +31,7 @@ public func withInjectedValues<R>(
     try update(&values)
     values.enterScope()
     return try InjectedValues.$task.withValue(values) {
-        try InjectionScopes.$active.withValue(true, operation: operation)
+        try OverrideScopes.$active.withValue(true, operation: operation)
     }
 }
 
@@ -64,6 +64,6 @@ public func withInjectedValues<R>(
     return try await InjectedValues.$task.withValue(
         values,
         operation: {
-            try await InjectionScopes.$active.withValue(true, operation: operation, isolation: isolation)
+            try await OverrideScopes.$active.withValue(true, operation: operation, isolation: isolation)
         }, isolation: isolation)
 }

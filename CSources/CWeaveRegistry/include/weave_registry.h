@@ -231,6 +231,13 @@ bool weave_debug_thread_owns_record(void);
  * environment). */
 bool weave_debug_slot_reads_fenceless(void);
 
+/* The Swift runtime's strong retain: the object, retained, or NULL (nothing
+ * retained) if the object's deinit has begun (libswiftCore exports it on
+ * every platform; declared here because Swift code may not name a runtime
+ * symbol). NotedRegistries.alive() takes a registry found in its table
+ * with it. */
+void *swift_tryRetain(void *object);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,10 @@ final class Registry: @unchecked Sendable {
     @usableFromInline let handle: OpaquePointer
     let parent: Registry?
 
+    /// Whether this registry is in `NotedRegistries`: set at its
+    /// container's first registration, never cleared.
+    private let noted = PlatformAtomic<Bool>(false)
+
     init(parent: Registry?) {
         _ = valueCallbacksInstalled
         guard let handle = weave_registry_create(parent?.handle) else {
@@ -22,7 +26,30 @@ final class Registry: @unchecked Sendable {
     }
 
     deinit {
+        // First, while every stored property is intact: a reader of
+        // `NotedRegistries` may hold this registry's shard lock (its comment
+        // says why that is safe). The flag's store happened before the
+        // last release, which orders it before this deinit.
+        if noted.load(ordering: .relaxed) {
+            NotedRegistries.remove(ObjectIdentifier(self))
+        }
         weave_registry_destroy(handle)
+    }
+
+    /// Notes this registry in `NotedRegistries` at its container's first
+    /// registration; later calls pay one load. Two first registrations at
+    /// once both insert it, which the table takes as one.
+    @inline(__always)
+    func noteOnce() {
+        if !noted.load(ordering: .relaxed) {
+            note()
+        }
+    }
+
+    @inline(never)
+    private func note() {
+        noted.store(true, ordering: .relaxed)
+        NotedRegistries.insert(self)
     }
 
     /// Inserts or replaces. The replaced entry (and any instance it built)

@@ -30,8 +30,6 @@ public final class DIContainer: @unchecked Sendable {
     @usableFromInline let registry: Registry
     /// The container this one falls back to on a miss, if any.
     public let parent: DIContainer?
-    /// Whether a registration noted this container in `KnownContainers`.
-    private let isKnown = PlatformAtomic<Bool>(false)
 
     /// An empty container with no parent.
     ///
@@ -328,14 +326,11 @@ public final class DIContainer: @unchecked Sendable {
     /// Every registration goes through here. The first one makes the
     /// container known to the near-miss search, which names registrations a
     /// resolve cannot reach (in a child or a sibling of the container
-    /// asked); the others pay one load. Two first registrations at once
-    /// both note it, which `KnownContainers` takes as one.
+    /// asked): its registry joins `NotedRegistries`, one shard's lock and no
+    /// weak reference; the others pay one load.
     private func store(_ entry: AnyRegistryEntry, key: TypeKey) {
         registry.set(entry, forKey: key)
-        if !isKnown.load(ordering: .relaxed) {
-            isKnown.store(true, ordering: .relaxed)
-            KnownContainers.note(self)
-        }
+        registry.noteOnce()
     }
 
     /// Drops this container's registrations and takes `other`'s own

@@ -123,8 +123,10 @@ extension UnifiedDI {
 enum LastValidation {
     /// Held weakly: a container's address may be reused by a new one after
     /// it is gone, and the new one must not inherit its graph. Through its
-    /// registry, which lives as long as it does: a weak reference to the
-    /// container would slow every retain of it (`KnownContainers` says why).
+    /// registry, which lives as long as it does: a weak reference gives its
+    /// object a side table for good, and every retain and release of it
+    /// then takes the runtime's slow path, which on the container would slow
+    /// every registration.
     private struct Recorded {
         weak var registry: Registry?
         let graph: DependencyGraph

@@ -152,51 +152,12 @@ enum NearMiss {
     }
 }
 
-/// The containers that ever held a registration: where the near-miss search
-/// looks for a type registered out of a resolve's reach. Noted once per
-/// container, at its first registration, so containers made and dropped
-/// without registrations cost nothing here.
-///
-/// Each is held by a weak reference to its `Registry`, which lives exactly as
-/// long as the container, and never to the container itself: a weak
-/// reference gives its object a side table for good, and every retain and
-/// release of the live container (one each per registration) then takes the
-/// runtime's slow path.
+/// The containers that ever held a registration, as the near-miss search
+/// reads them: the registries in `NotedRegistries` (noted at a container's
+/// first registration with no global lock and no weak reference, gone with
+/// it; its comment says how), each with how its container relates to the
+/// one a resolve asked.
 enum KnownContainers {
-    private struct Known {
-        var registries: [ObjectIdentifier: WeakRegistry] = [:]
-        /// Dead entries are swept when the table has doubled since the last sweep.
-        var sweepAt = 64
-    }
-
-    private struct WeakRegistry {
-        weak var registry: Registry?
-    }
-
-    private static let known = Locked(Known())
-
-    static func note(_ container: DIContainer) {
-        let registry = container.registry
-        let id = ObjectIdentifier(registry)
-        // The sweep's strong references are dropped after the lock: a
-        // registry whose last reference went meanwhile deinits here, and its
-        // instances' deinits may register or describe a miss, which takes
-        // this lock again.
-        var alive: [Registry] = []
-        known.withLock { known in
-            // An address reused by a new registry after the old one died
-            // holds a dead entry: replaced.
-            if known.registries[id]?.registry === registry { return }
-            known.registries[id] = WeakRegistry(registry: registry)
-            if known.registries.count >= known.sweepAt {
-                alive = known.registries.values.compactMap(\.registry)
-                known.registries = known.registries.filter { $0.value.registry != nil }
-                known.sweepAt = max(64, known.registries.count * 2)
-            }
-        }
-        withExtendedLifetime(alive) {}
-    }
-
     /// The registries of the live known containers a resolve from
     /// `container` does not read (neither it nor a parent), each with how
     /// its container relates to `container`.
@@ -208,8 +169,9 @@ enum KnownContainers {
             chain.append(ObjectIdentifier(item))
             current = item.parent
         }
-        // Released after the lock, as in `note`.
-        let others = known.withLock { $0.registries.values.compactMap(\.registry) }
+        // Strong references taken under the shard locks, dropped by the
+        // caller after them.
+        let others = NotedRegistries.alive()
         let live = DIContainer.live.registry
         return others.filter { !chain.contains(ObjectIdentifier($0)) }.map {
             ($0, relation(of: $0, to: asked, live: live, chain: chain))

@@ -58,7 +58,7 @@ public enum DILog {
                 : "no registration for \(qualifiedTypeName(type)); registered that looks close: \(close.joined(separator: "; "))")
     }
 
-    static func failure(_ error: DIError) {
+    @usableFromInline static func failure(_ error: DIError) {
         switch error {
         case .circularDependency, .startFailed:
             logger.error("\(error.description)")

@@ -199,8 +199,8 @@ public final class DIContainer: @unchecked Sendable {
     ///
     /// Never crashes and never throws: a miss, a dependency cycle met while
     /// building, and a ``ProvideScope/task`` registration resolved outside
-    /// `withTaskScope` all return nil. Use ``resolveThrowing(_:)`` to learn
-    /// which.
+    /// `withTaskScope` all return nil; a cycle is also logged at error level
+    /// with its chain. Use ``resolveThrowing(_:)`` to learn which.
     ///
     /// ```swift
     /// if let service = container.resolve(UserService.self) {
@@ -212,11 +212,12 @@ public final class DIContainer: @unchecked Sendable {
     /// - Returns: The instance, or nil.
     @inlinable
     public func resolve<T: Sendable>(_ type: T.Type) -> T? {
-        do {
+        do throws(DIError) {
             if let resolved = try Resolver.resolve(type, in: registry) {
                 return resolved
             }
         } catch {
+            DILog.failure(error)  // a cycle at error level: nil alone would hide it
             return nil
         }
         ValidationRun.noteMissing(type)

@@ -101,7 +101,8 @@ public enum UnifiedDI {
 
     /// The instance registered for `type`, or nil. Never crashes: a miss, a
     /// dependency cycle, and a `.task` registration resolved outside
-    /// `withTaskScope` all give nil (``resolveThrowing(_:)`` says which).
+    /// `withTaskScope` all give nil (``resolveThrowing(_:)`` says which); a
+    /// cycle is also logged at error level with its chain.
     ///
     /// ```swift
     /// guard let service = UnifiedDI.resolve(UserService.self) else { return }
@@ -113,9 +114,10 @@ public enum UnifiedDI {
     public static func resolve<T: Sendable>(_ type: T.Type) -> T? {
         // Not `try? resolveThrowing(type)`: unwrapping the optional and
         // wrapping it again costs an existential two more copies.
-        do {
+        do throws(DIError) {
             return try Resolver.resolveLive(type, notingMiss: true)
         } catch {
+            DILog.failure(error)  // a cycle at error level: nil alone would hide it
             return nil
         }
     }

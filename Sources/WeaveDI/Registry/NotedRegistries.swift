@@ -1,5 +1,13 @@
 import CWeaveRegistry
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The registries whose container ever held a registration: where the
 /// near-miss search looks for a type registered out of a resolve's reach,
 /// and what `childContainerCount()` counts. A registry is noted once, at its
@@ -7,7 +15,7 @@ import CWeaveRegistry
 /// `deinit`; containers made and dropped without registrations cost nothing
 /// here.
 ///
-/// The table is split into `shardCount` shards, each a `Locked` dictionary
+/// The table is split into `shardCount` shards, each a locked dictionary
 /// picked by the registry's address, holding unretained references: a
 /// per-request child container that registers takes one shard's lock at its
 /// first registration and once more in its deinit, which two requests on two
@@ -40,26 +48,24 @@ enum NotedRegistries {
     /// A power of two.
     static let shardCount = 64
 
-    private typealias Shard = Locked<[ObjectIdentifier: Unmanaged<Registry>]>
+    private static let shards = Shards(count: shardCount)
 
-    private static let shards: [Shard] = (0..<shardCount).map { _ in Shard([:]) }
-
-    private static func shard(of id: ObjectIdentifier) -> Shard {
+    private static func shard(of id: ObjectIdentifier) -> Int {
         // Allocations are 16-byte aligned: the bits above, mixed.
         let address = UInt(bitPattern: id)
         let mixed = (address >> 4) ^ (address >> 10) ^ (address >> 16)
-        return shards[Int(mixed & UInt(shardCount - 1))]
+        return Int(mixed & UInt(shardCount - 1))
     }
 
     static func insert(_ registry: Registry) {
         let id = ObjectIdentifier(registry)
         let unretained = Unmanaged.passUnretained(registry)
-        shard(of: id).withLock { $0[id] = unretained }
+        shards.withLock(shard(of: id)) { $0[id] = unretained }
     }
 
     /// Called by the registry's deinit only.
     static func remove(_ id: ObjectIdentifier) {
-        shard(of: id).withLock { $0[id] = nil }
+        shards.withLock(shard(of: id)) { $0[id] = nil }
     }
 
     /// Strong references to every noted registry not already deiniting,
@@ -67,8 +73,8 @@ enum NotedRegistries {
     /// lock. `visit` (tests only) runs under the lock before each try.
     static func alive(visiting visit: ((ObjectIdentifier) -> Void)? = nil) -> [Registry] {
         var alive: [Registry] = []
-        for shard in shards {
-            shard.withLock { table in
+        for shard in 0..<shardCount {
+            shards.withLock(shard) { table in
                 for (id, unretained) in table {
                     visit?(id)
                     if swift_tryRetain(unretained.toOpaque()) != nil {
@@ -78,5 +84,29 @@ enum NotedRegistries {
             }
         }
         return alive
+    }
+}
+
+/// The shards: `count` pthread mutexes (seen by ThreadSanitizer, as
+/// `Locked`'s are) and their tables, in two allocations made once, so the
+/// table's first use costs three allocations however many shards there are.
+private final class Shards: @unchecked Sendable {
+    private let mutexes: UnsafeMutablePointer<pthread_mutex_t>
+    private let tables: UnsafeMutablePointer<[ObjectIdentifier: Unmanaged<Registry>]>
+
+    init(count: Int) {
+        mutexes = .allocate(capacity: count)
+        tables = .allocate(capacity: count)
+        for index in 0..<count {
+            (mutexes + index).initialize(to: pthread_mutex_t())
+            pthread_mutex_init(mutexes + index, nil)
+            (tables + index).initialize(to: [:])
+        }
+    }
+
+    func withLock<R>(_ index: Int, _ body: (inout [ObjectIdentifier: Unmanaged<Registry>]) -> R) -> R {
+        pthread_mutex_lock(mutexes + index)
+        defer { pthread_mutex_unlock(mutexes + index) }
+        return body(&tables[index])
     }
 }

@@ -49,14 +49,17 @@ private final class Watchdog: @unchecked Sendable {
     func cancel() { lock.withLock { cancelled = true } }
 }
 
-private final class Hung0: Sendable {}
-private final class Hung1: Sendable {}
-private final class Hung2: Sendable {}
-private final class Hung3: Sendable {}
-private final class Hung4: Sendable {}
-private final class Hung5: Sendable {}
-private final class Hung6: Sendable {}
-private final class Hung7: Sendable {}
+/// A service whose factory blocks on the test's gate; one type per
+/// registration.
+private protocol HungService: Sendable { init() }
+private final class Hung0: HungService {}
+private final class Hung1: HungService {}
+private final class Hung2: HungService {}
+private final class Hung3: HungService {}
+private final class Hung4: HungService {}
+private final class Hung5: HungService {}
+private final class Hung6: HungService {}
+private final class Hung7: HungService {}
 private final class Built: Sendable {}
 
 /// Issue 41 (a): `start(timeout:)` returns within its timeout however many
@@ -71,58 +74,41 @@ final class AsyncStartHungFactoryTests: DITestCase {
     /// More hung factories than the pool has threads (at least 3).
     private var hungCount: Int { min(8, max(3, ProcessInfo.processInfo.activeProcessorCount + 1)) }
 
-    private func registerHung(in container: WeaveDI.Container, _ count: Int, gate: BlockingGate) {
-        let registrations: [@Sendable () -> Void] = [
-            {
-                container.register(Hung0.self, scope: .singleton) {
+    /// Registers `count` singletons whose factories block on `gate`,
+    /// synchronous ones or async ones that block their thread.
+    private func registerHung(
+        in container: WeaveDI.Container, _ count: Int, gate: BlockingGate, async: Bool = false
+    ) {
+        func register<Service: HungService>(_ type: Service.Type) {
+            if async {
+                container.register(Service.self, scope: .singleton) { () async throws -> Service in
                     gate.wait()
-                    return Hung0()
+                    return Service()
                 }
-            },
-            {
-                container.register(Hung1.self, scope: .singleton) {
+            } else {
+                container.register(Service.self, scope: .singleton) {
                     gate.wait()
-                    return Hung1()
+                    return Service()
                 }
-            },
-            {
-                container.register(Hung2.self, scope: .singleton) {
-                    gate.wait()
-                    return Hung2()
-                }
-            },
-            {
-                container.register(Hung3.self, scope: .singleton) {
-                    gate.wait()
-                    return Hung3()
-                }
-            },
-            {
-                container.register(Hung4.self, scope: .singleton) {
-                    gate.wait()
-                    return Hung4()
-                }
-            },
-            {
-                container.register(Hung5.self, scope: .singleton) {
-                    gate.wait()
-                    return Hung5()
-                }
-            },
-            {
-                container.register(Hung6.self, scope: .singleton) {
-                    gate.wait()
-                    return Hung6()
-                }
-            },
-            {
-                container.register(Hung7.self, scope: .singleton) {
-                    gate.wait()
-                    return Hung7()
-                }
-            },
+            }
+        }
+        let types: [any HungService.Type] = [
+            Hung0.self, Hung1.self, Hung2.self, Hung3.self, Hung4.self, Hung5.self, Hung6.self, Hung7.self,
         ]
-        for register in registrations.prefix(count) { register() }
+        for type in types.prefix(count) { register(type) }
+    }
+
+    /// Runs `body` with a gate for hung factories to block on and a watchdog
+    /// that opens it after 15 s; the gate opens when `body` ends, so no
+    /// factory is left blocked.
+    private func withHungFactories(_ body: (BlockingGate, Watchdog) async throws -> Void) async rethrows {
+        let gate = BlockingGate()
+        let watchdog = Watchdog(after: 15, releasing: gate)
+        defer {
+            watchdog.cancel()
+            gate.open()
+        }
+        try await body(gate, watchdog)
     }
 
     /// Runs `start`, and returns its failures and how long it took.
@@ -146,88 +132,61 @@ final class AsyncStartHungFactoryTests: DITestCase {
     }
 
     func testStartReturnsWithinItsTimeoutWithMoreHungSynchronousFactoriesThanThePoolHasThreads() async throws {
-        let gate = BlockingGate()
-        let watchdog = Watchdog(after: 15, releasing: gate)
-        defer {
-            watchdog.cancel()
-            gate.open()
+        try await withHungFactories { gate, watchdog in
+            let container = WeaveDI.Container()
+            let count = hungCount
+            registerHung(in: container, count, gate: gate)
+            container.register(Built.self, scope: .singleton) { Built() }
+            let (failures, took) = try await timedStart { try await container.start(timeout: .milliseconds(300)) }
+            assertHungNamed(failures, count: count, took: took, watchdog: watchdog)
+            XCTAssertNotNil(container.resolve(Built.self), "a service that built is kept")
+            // The pool is free: other async work runs while the factories hang.
+            let value = await Task { 41 + 1 }.value
+            XCTAssertEqual(value, 42)
         }
-        let container = WeaveDI.Container()
-        let count = hungCount
-        registerHung(in: container, count, gate: gate)
-        container.register(Built.self, scope: .singleton) { Built() }
-        let (failures, took) = try await timedStart { try await container.start(timeout: .milliseconds(300)) }
-        assertHungNamed(failures, count: count, took: took, watchdog: watchdog)
-        XCTAssertNotNil(container.resolve(Built.self), "a service that built is kept")
-        // The pool is free: other async work runs while the factories hang.
-        let value = await Task { 41 + 1 }.value
-        XCTAssertEqual(value, 42)
     }
 
     /// Inside an overlay the synchronous builds are the overlay's own and run
     /// in start's task itself, not in a flight: that task's thread was the
     /// one held.
     func testStartInsideAnOverlayReturnsWithinItsTimeoutWithHungSynchronousFactories() async throws {
-        let gate = BlockingGate()
-        let watchdog = Watchdog(after: 15, releasing: gate)
-        defer {
-            watchdog.cancel()
-            gate.open()
+        try await withHungFactories { gate, watchdog in
+            let live = WeaveDI.Container.live
+            let count = hungCount
+            registerHung(in: live, count, gate: gate)
+            live.register(Built.self, scope: .singleton) { Built() }
+            let (failures, took) = try await withContainerOverlay { overlay in
+                overlay.register(Built.self, instance: Built())
+            } operation: {
+                try await timedStart { try await live.start(timeout: .milliseconds(300)) }
+            }
+            assertHungNamed(failures, count: count, took: took, watchdog: watchdog)
         }
-        let live = WeaveDI.Container.live
-        let count = hungCount
-        registerHung(in: live, count, gate: gate)
-        live.register(Built.self, scope: .singleton) { Built() }
-        let (failures, took) = try await withContainerOverlay { overlay in
-            overlay.register(Built.self, instance: Built())
-        } operation: {
-            try await timedStart { try await live.start(timeout: .milliseconds(300)) }
-        }
-        assertHungNamed(failures, count: count, took: took, watchdog: watchdog)
     }
 
     /// An async factory that blocks its thread in a synchronous call (a
     /// blocking client library) is held the same way.
     func testStartReturnsWithinItsTimeoutWhenAsyncFactoriesBlockTheirThread() async throws {
-        let gate = BlockingGate()
-        let watchdog = Watchdog(after: 15, releasing: gate)
-        defer {
-            watchdog.cancel()
-            gate.open()
+        try await withHungFactories { gate, watchdog in
+            let container = WeaveDI.Container()
+            registerHung(in: container, 3, gate: gate, async: true)
+            let (failures, took) = try await timedStart { try await container.start(timeout: .milliseconds(300)) }
+            assertHungNamed(failures, count: 3, took: took, watchdog: watchdog)
         }
-        let container = WeaveDI.Container()
-        container.register(Hung0.self, scope: .singleton) { () async throws -> Hung0 in
-            gate.wait()
-            return Hung0()
-        }
-        container.register(Hung1.self, scope: .singleton) { () async throws -> Hung1 in
-            gate.wait()
-            return Hung1()
-        }
-        container.register(Hung2.self, scope: .singleton) { () async throws -> Hung2 in
-            gate.wait()
-            return Hung2()
-        }
-        let (failures, took) = try await timedStart { try await container.start(timeout: .milliseconds(300)) }
-        assertHungNamed(failures, count: 3, took: took, watchdog: watchdog)
     }
 
     /// A hung build goes on after start has returned, and a later resolve
     /// gets its instance once it returns: the build is kept, not dropped.
     func testAHungBuildThatReturnsAfterStartIsKept() async throws {
-        let gate = BlockingGate()
-        let watchdog = Watchdog(after: 15, releasing: gate)
-        defer {
-            watchdog.cancel()
+        try await withHungFactories { gate, watchdog in
+            let container = WeaveDI.Container()
+            registerHung(in: container, 1, gate: gate)
+            let (failures, _) = try await timedStart { try await container.start(timeout: .milliseconds(200)) }
+            XCTAssertEqual(failures.count, 1)
             gate.open()
+            let hung = try await container.resolveAsyncThrowing(Hung0.self)
+            XCTAssertTrue(container.resolve(Hung0.self) === hung)
+            XCTAssertFalse(watchdog.fired)
         }
-        let container = WeaveDI.Container()
-        registerHung(in: container, 1, gate: gate)
-        let (failures, _) = try await timedStart { try await container.start(timeout: .milliseconds(200)) }
-        XCTAssertEqual(failures.count, 1)
-        gate.open()
-        let hung = try await container.resolveAsyncThrowing(Hung0.self)
-        XCTAssertTrue(container.resolve(Hung0.self) === hung)
-        XCTAssertFalse(watchdog.fired)
     }
 }

@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(Darwin) || PortableAtomics
 import Atomics  // Registry/PlatformAtomic.swift
 #else
@@ -36,7 +29,7 @@ public enum InjectionContext: String, Sendable, CaseIterable {
     /// previews are detected by Xcode's environment and tests by the test
     /// runner (XCTest or Swift Testing, `swift test` on Linux and macOS).
     static func detect(
-        environment: (String) -> String? = { getenv($0).map { String(cString: $0) } },
+        environment: (String) -> String? = ProcessEnvironment.value,
         arguments: [String] = CommandLine.arguments
     ) -> InjectionContext {
         if let forced = environment("WEAVEDI_CONTEXT").flatMap({ InjectionContext(rawValue: $0.lowercased()) }) {

@@ -6,12 +6,9 @@ import SwiftSyntaxMacros
 /// `InjectedValues`: for each computed property whose getter reads
 /// `self[SomeKey.self]`, a property of the same type named with a `Sync`
 /// suffix that reads and writes `self[autoSync: SomeKey.self]`.
-public struct AutoSyncExtensionMacro: MemberMacro {
-    public static func expansion(
-        of node: AttributeSyntax,
-        providingMembersOf declaration: some DeclGroupSyntax,
-        conformingTo protocols: [TypeSyntax],
-        in context: some MacroExpansionContext
+public struct AutoSyncExtensionMacro: MembersMacro {
+    public static func members(
+        of node: AttributeSyntax, in declaration: some DeclGroupSyntax, context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
         let extensionDecl = try AutoSyncTarget.extensionOfValues(declaration, node: node, macro: "AutoSyncExtension")
         var members: [DeclSyntax] = []
@@ -41,12 +38,9 @@ public struct AutoSyncExtensionMacro: MemberMacro {
 /// extension of `DependencyValues` or `InjectedValues`: one property, named
 /// after the key without its `Key` suffix, that reads and writes
 /// `self[autoSync: SomeKey.self]`.
-public struct GenerateAutoSyncMacro: MemberMacro {
-    public static func expansion(
-        of node: AttributeSyntax,
-        providingMembersOf declaration: some DeclGroupSyntax,
-        conformingTo protocols: [TypeSyntax],
-        in context: some MacroExpansionContext
+public struct GenerateAutoSyncMacro: MembersMacro {
+    public static func members(
+        of node: AttributeSyntax, in declaration: some DeclGroupSyntax, context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
         _ = try AutoSyncTarget.extensionOfValues(declaration, node: node, macro: "GenerateAutoSync")
         let arguments = node.arguments?.as(LabeledExprListSyntax.self) ?? []

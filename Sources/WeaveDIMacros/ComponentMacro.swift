@@ -4,12 +4,9 @@ import SwiftSyntaxMacros
 
 /// `@Component` turns the `@Provide` properties of a struct or class into
 /// registrations: see `ComponentMembersBuilder` for what it generates.
-public struct ComponentMacro: MemberMacro {
-    public static func expansion(
-        of node: AttributeSyntax,
-        providingMembersOf declaration: some DeclGroupSyntax,
-        conformingTo protocols: [TypeSyntax],
-        in context: some MacroExpansionContext
+public struct ComponentMacro: MembersMacro {
+    public static func members(
+        of node: AttributeSyntax, in declaration: some DeclGroupSyntax, context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
         let componentName: String
         if let structDecl = declaration.as(StructDeclSyntax.self) {

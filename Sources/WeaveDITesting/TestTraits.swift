@@ -1,6 +1,51 @@
 import Testing
 import WeaveDI
 
+/// A trait that runs each test case (each case of a parameterized test too)
+/// inside a region of its own, never one shared by a suite or by the cases
+/// of a parameterized test; on a suite it applies to every test in it and
+/// in nested suites. ``IsolatedContainerTrait`` and ``InjectedValuesTrait``
+/// are the two; each says only what its region is.
+public protocol PerTestCaseTrait: TestTrait, SuiteTrait, TestScoping {
+    /// Runs one test case's body inside the trait's region.
+    ///
+    /// - Parameter body: The test case's body.
+    /// - Throws: What the test throws.
+    func withScope(_ body: @Sendable () async throws -> Void) async throws
+}
+
+extension PerTestCaseTrait {
+    /// True: on a suite, every test in it and in nested suites.
+    public var isRecursive: Bool { true }
+
+    /// This trait for a test case, nil for a suite or a parameterized test
+    /// as a whole.
+    ///
+    /// - Parameters:
+    ///   - test: The test or suite the trait is applied to.
+    ///   - testCase: The test case, or nil for a suite or a parameterized
+    ///     test as a whole.
+    /// - Returns: This trait for a test case, nil otherwise.
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        testCase == nil ? nil : self
+    }
+
+    /// Runs the test case through ``withScope(_:)``.
+    ///
+    /// - Parameters:
+    ///   - test: The test being run.
+    ///   - testCase: The test case being run.
+    ///   - function: The test case's body.
+    /// - Throws: What the test throws.
+    public func provideScope(
+        for test: Test,
+        testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
+        try await withScope(function)
+    }
+}
+
 /// Gives each test (each case of a parameterized test) its own container in
 /// front of the live one, so tests that run in parallel can register, release
 /// and reset without seeing each other:
@@ -24,39 +69,17 @@ import WeaveDI
 /// See `withContainerOverlay` in WeaveDI for what the overlay covers.
 /// Make one with ``Testing/Trait/isolatedContainer`` or
 /// ``Testing/Trait/isolatedContainer(_:)``.
-public struct IsolatedContainerTrait: TestTrait, SuiteTrait, TestScoping {
+public struct IsolatedContainerTrait: PerTestCaseTrait {
     let configure: @Sendable (DIContainer) -> Void
-
-    /// On a suite, every test in it (and in nested suites) gets its own.
-    public var isRecursive: Bool { true }
-
-    /// One overlay per test case: never one shared by a whole suite or by
-    /// the cases of a parameterized test.
-    ///
-    /// - Parameters:
-    ///   - test: The test or suite the trait is applied to.
-    ///   - testCase: The test case, or nil for a suite or a parameterized
-    ///     test as a whole.
-    /// - Returns: This trait for a test case, nil otherwise.
-    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
-        testCase == nil ? nil : self
-    }
 
     /// Runs one test case inside a new container overlay, filled by the
     /// trait's registrations, that is gone when the case ends.
     ///
-    /// - Parameters:
-    ///   - test: The test being run.
-    ///   - testCase: The test case being run.
-    ///   - function: The test case's body.
+    /// - Parameter body: The test case's body.
     /// - Throws: What the test throws.
-    public func provideScope(
-        for test: Test,
-        testCase: Test.Case?,
-        performing function: @Sendable () async throws -> Void
-    ) async throws {
+    public func withScope(_ body: @Sendable () async throws -> Void) async throws {
         try await withContainerOverlay(configure) {
-            try await function()
+            try await body()
         }
     }
 }
@@ -102,39 +125,17 @@ extension Trait where Self == IsolatedContainerTrait {
 /// ```
 ///
 /// Make one with ``Testing/Trait/injectedValues(_:)``.
-public struct InjectedValuesTrait: TestTrait, SuiteTrait, TestScoping {
+public struct InjectedValuesTrait: PerTestCaseTrait {
     let update: @Sendable (inout InjectedValues) -> Void
-
-    /// On a suite, every test in it (and in nested suites) gets the
-    /// overrides.
-    public var isRecursive: Bool { true }
-
-    /// One scope per test case, never one shared by a suite.
-    ///
-    /// - Parameters:
-    ///   - test: The test or suite the trait is applied to.
-    ///   - testCase: The test case, or nil for a suite or a parameterized
-    ///     test as a whole.
-    /// - Returns: This trait for a test case, nil otherwise.
-    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
-        testCase == nil ? nil : self
-    }
 
     /// Runs one test case inside `withInjectedValues` with the trait's
     /// overrides.
     ///
-    /// - Parameters:
-    ///   - test: The test being run.
-    ///   - testCase: The test case being run.
-    ///   - function: The test case's body.
+    /// - Parameter body: The test case's body.
     /// - Throws: What the test throws.
-    public func provideScope(
-        for test: Test,
-        testCase: Test.Case?,
-        performing function: @Sendable () async throws -> Void
-    ) async throws {
+    public func withScope(_ body: @Sendable () async throws -> Void) async throws {
         try await withInjectedValues(update) {
-            try await function()
+            try await body()
         }
     }
 }

@@ -61,10 +61,6 @@ class AnyRegistryEntry: RegisteredInstance, @unchecked Sendable {
     /// `start(timeout:)`'s report of what a build waits on.
     var startHolder: InstanceHolder? { nil }
 
-    /// Builds a singleton's instance for `start(timeout:)`, in a build no
-    /// waiter owns, so that a wait that times out can stop waiting.
-    func buildForStart() async throws {}
-
     /// A fresh instance from the registered factory, for `@Factory`;
     /// inlinable, so the build is specialised where `T` is known.
     @inlinable
@@ -214,30 +210,6 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
 
     override var startHolder: InstanceHolder? { self }
 
-    override func buildForStart() async throws {
-        try await _openExistential(type, do: startBuild)(self)
-    }
-
-    func buildForStart<T>(as type: T.Type) async throws {
-        if makeAsync != nil {
-            _ = try await Resolver.buildAsync(self, as: T.self)
-            return
-        }
-        // Inside an override scope or overlay the scope keeps what is built
-        // (`OverrideScopes`), so it must not reach the registration's holder.
-        if !OverrideScopes.noneActive, OverrideScopes.keeper(of: self) != nil {
-            _ = try Resolver.build(self, as: T.self)
-            return
-        }
-        // A synchronous factory, run in a flight: its build goes through the
-        // holder's claim as any resolve's does, so it still runs once. The
-        // flight's own link leaves the chain first: the synchronous build
-        // names this registration itself.
-        _ = try await valueOfAsyncBuild(registration: ObjectIdentifier(self)) {
-            try AsyncChain.$links.withValue(AsyncChain.links.dropLast()) { try Resolver.build(self, as: T.self) }
-        }
-    }
-
     override var heldInstance: (order: UInt64, value: Any)? {
         guard kind == .singleton, let value = builtValue else { return nil }
         return (builtOrder, value)
@@ -291,8 +263,4 @@ func makeInstance<T>(with make: (UnsafeMutableRawPointer) throws -> Void, as typ
 /// type only as `Any.Type` (`buildForValidation`).
 private func discardingBuild<V>(_ type: V.Type) -> (LazyEntry) -> Result<Void, DIError> {
     { entry in Result { () throws(DIError) in _ = try entry.produceFresh(as: V.self) } }
-}
-
-private func startBuild<V>(_ type: V.Type) -> (LazyEntry) async throws -> Void {
-    { entry in try await entry.buildForStart(as: V.self) }
 }

@@ -64,83 +64,83 @@ public enum OptimizationHooks {
 
     /// Called by code that reports a registration of a type.
     public static var trackRegistration: (@Sendable (Any.Type) -> Void)? {
-        get { hooks.withLock { $0.trackRegistration } }
-        set { hooks.withLock { $0.trackRegistration = newValue } }
+        get { hooks[\.trackRegistration] }
+        set { hooks[\.trackRegistration] = newValue }
     }
 
     /// Called by code that reports a resolution of a type.
     public static var trackResolution: (@Sendable (Any.Type) -> Void)? {
-        get { hooks.withLock { $0.trackResolution } }
-        set { hooks.withLock { $0.trackResolution = newValue } }
+        get { hooks[\.trackResolution] }
+        set { hooks[\.trackResolution] = newValue }
     }
 
     /// Called by code that reports a resolution that found nothing.
     public static var handleNilResolution: (@Sendable (Any.Type) -> Void)? {
-        get { hooks.withLock { $0.handleNilResolution } }
-        set { hooks.withLock { $0.handleNilResolution = newValue } }
+        get { hooks[\.handleNilResolution] }
+        set { hooks[\.handleNilResolution] = newValue }
     }
 
     /// Turns an installed optimizer on or off.
     public static var setOptimizationEnabled: (@Sendable (Bool) -> Void)? {
-        get { hooks.withLock { $0.setOptimizationEnabled } }
-        set { hooks.withLock { $0.setOptimizationEnabled = newValue } }
+        get { hooks[\.setOptimizationEnabled] }
+        set { hooks[\.setOptimizationEnabled] = newValue }
     }
 
     /// Resets an installed optimizer's statistics.
     public static var resetStats: (@Sendable () -> Void)? {
-        get { hooks.withLock { $0.resetStats } }
-        set { hooks.withLock { $0.resetStats = newValue } }
+        get { hooks[\.resetStats] }
+        set { hooks[\.resetStats] = newValue }
     }
 
     /// Sets an installed optimizer's ``OptimizerLogLevel``.
     public static var setOptimizerLogLevel: (@Sendable (OptimizerLogLevel) -> Void)? {
-        get { hooks.withLock { $0.setOptimizerLogLevel } }
-        set { hooks.withLock { $0.setOptimizerLogLevel = newValue } }
+        get { hooks[\.setOptimizerLogLevel] }
+        set { hooks[\.setOptimizerLogLevel] = newValue }
     }
 
     /// Called with the new value each time
     /// ``WeaveDIConfiguration/enableAutoMonitor`` changes.
     public static var setAutoMonitorEnabled: (@Sendable (Bool) -> Void)? {
-        get { hooks.withLock { $0.setAutoMonitorEnabled } }
-        set { hooks.withLock { $0.setAutoMonitorEnabled = newValue } }
+        get { hooks[\.setAutoMonitorEnabled] }
+        set { hooks[\.setAutoMonitorEnabled] = newValue }
     }
 
     /// Called by code that reports a registered module's type.
     public static var onModuleRegistered: (@Sendable (Any.Type) async -> Void)? {
-        get { hooks.withLock { $0.onModuleRegistered } }
-        set { hooks.withLock { $0.onModuleRegistered = newValue } }
+        get { hooks[\.onModuleRegistered] }
+        set { hooks[\.onModuleRegistered] = newValue }
     }
 
     /// Called by code that records a dependency edge to a type.
     public static var recordAutoEdgeIfEnabled: (@Sendable (Any.Type) async -> Void)? {
-        get { hooks.withLock { $0.recordAutoEdgeIfEnabled } }
-        set { hooks.withLock { $0.recordAutoEdgeIfEnabled = newValue } }
+        get { hooks[\.recordAutoEdgeIfEnabled] }
+        set { hooks[\.recordAutoEdgeIfEnabled] = newValue }
     }
 
     /// Called by code that reports the start of a resolution; throwing
     /// aborts it (a cycle detector's use).
     public static var beginResolution: (@Sendable (Any.Type) async throws -> Void)? {
-        get { hooks.withLock { $0.beginResolution } }
-        set { hooks.withLock { $0.beginResolution = newValue } }
+        get { hooks[\.beginResolution] }
+        set { hooks[\.beginResolution] = newValue }
     }
 
     /// Called by code that reports the end of a resolution.
     public static var endResolution: (@Sendable (Any.Type) async -> Void)? {
-        get { hooks.withLock { $0.endResolution } }
-        set { hooks.withLock { $0.endResolution = newValue } }
+        get { hooks[\.endResolution] }
+        set { hooks[\.endResolution] = newValue }
     }
 
     /// Called by code that adds a type to a dependency graph.
     public static var addGraphNode: (@Sendable (Any.Type) async -> Void)? {
-        get { hooks.withLock { $0.addGraphNode } }
-        set { hooks.withLock { $0.addGraphNode = newValue } }
+        get { hooks[\.addGraphNode] }
+        set { hooks[\.addGraphNode] = newValue }
     }
 
     /// Called by code that adds an edge, from a type to the type it
     /// depends on with an optional label, to a dependency graph.
     public static var addGraphEdge: (@Sendable (Any.Type, Any.Type, String?) async -> Void)? {
-        get { hooks.withLock { $0.addGraphEdge } }
-        set { hooks.withLock { $0.addGraphEdge = newValue } }
+        get { hooks[\.addGraphEdge] }
+        set { hooks[\.addGraphEdge] = newValue }
     }
 }
 
@@ -189,15 +189,15 @@ public enum WeaveDIConfiguration {
     /// Whether an installed optimizer tracks registrations and resolutions.
     /// On by default.
     public static var enableOptimizerTracking: Bool {
-        get { state.withLock { $0.optimizerTracking } }
-        set { state.withLock { $0.optimizerTracking = newValue } }
+        get { state[\.optimizerTracking] }
+        set { state[\.optimizerTracking] = newValue }
     }
 
     /// Whether an installed monitor runs. Off by default. A change calls
     /// ``OptimizationHooks/setAutoMonitorEnabled`` and the handler given to
     /// ``setMonitorToggleHandler(_:)``, outside the lock, with the new value.
     public static var enableAutoMonitor: Bool {
-        get { state.withLock { $0.autoMonitor } }
+        get { state[\.autoMonitor] }
         set {
             let (changed, handler) = state.withLock { state in
                 let changed = state.autoMonitor != newValue
@@ -215,34 +215,34 @@ public enum WeaveDIConfiguration {
     ///
     /// - Parameter handler: Called with the new value.
     public static func setMonitorToggleHandler(_ handler: (@Sendable (Bool) -> Void)?) {
-        state.withLock { $0.monitorToggleHandler = handler }
+        state[\.monitorToggleHandler] = handler
     }
 
     /// Whether code that logs more when asked to should. Off by default.
     public static var enableVerboseLogging: Bool {
-        get { state.withLock { $0.verboseLogging } }
-        set { state.withLock { $0.verboseLogging = newValue } }
+        get { state[\.verboseLogging] }
+        set { state[\.verboseLogging] = newValue }
     }
 
     /// Upstream's switch for checking its registry copies against each
     /// other. WeaveDI keeps one registry, so there is nothing to check. On
     /// by default.
     public static var enableRegistryAutoHealthCheck: Bool {
-        get { state.withLock { $0.registryAutoHealthCheck } }
-        set { state.withLock { $0.registryAutoHealthCheck = newValue } }
+        get { state[\.registryAutoHealthCheck] }
+        set { state[\.registryAutoHealthCheck] = newValue }
     }
 
     /// Upstream's switch for repairing its registry copies. WeaveDI keeps
     /// one registry, so there is nothing to repair. On by default.
     public static var enableRegistryAutoFix: Bool {
-        get { state.withLock { $0.registryAutoFix } }
-        set { state.withLock { $0.registryAutoFix = newValue } }
+        get { state[\.registryAutoFix] }
+        set { state[\.registryAutoFix] = newValue }
     }
 
     /// Upstream's switch for logging registry health. Off by default.
     public static var enableRegistryHealthLogging: Bool {
-        get { state.withLock { $0.registryHealthLogging } }
-        set { state.withLock { $0.registryHealthLogging = newValue } }
+        get { state[\.registryHealthLogging] }
+        set { state[\.registryHealthLogging] = newValue }
     }
 
     /// The context ``InjectedKey`` defaults come from. Assigning
@@ -251,9 +251,9 @@ public enum WeaveDIConfiguration {
     /// ``InjectedEnvironment/automatic`` sets it to what launch detection
     /// finds. Reads give the last value assigned.
     public static var defaultInjectedEnvironment: InjectedEnvironment {
-        get { state.withLock { $0.injectedEnvironment } }
+        get { state[\.injectedEnvironment] }
         set {
-            state.withLock { $0.injectedEnvironment = newValue }
+            state[\.injectedEnvironment] = newValue
             switch newValue {
             case .automatic: InjectedValues.context = InjectionContext.detect()
             case .live: InjectedValues.context = .live
@@ -316,5 +316,15 @@ public enum WeaveDIConfiguration {
         case "0", "false", "no", "off": return false
         default: return nil
         }
+    }
+}
+
+extension Locked {
+    /// One field of the locked value, read or assigned under the lock: how
+    /// each hook of ``OptimizationHooks`` and each switch of
+    /// ``WeaveDIConfiguration`` is read and assigned.
+    fileprivate subscript<Field>(field: WritableKeyPath<Value, Field>) -> Field {
+        get { withLock { $0[keyPath: field] } }
+        set { withLock { $0[keyPath: field] = newValue } }
     }
 }

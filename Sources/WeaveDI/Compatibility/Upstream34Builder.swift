@@ -85,6 +85,14 @@ final class RegistrationBatch: Sendable {
             )
         }
     }
+
+    /// Notes `type`, then registers what `factory` returns under it in
+    /// ``DIContainer/live`` now: each `register` of ``RegistrationBuilder``
+    /// and ``EnvironmentBuilder``.
+    func register<T: Sendable>(_ type: T.Type, factory: @escaping @Sendable () -> T) {
+        note(type)
+        UnifiedDI.register(type, factory: factory)
+    }
 }
 
 /// The chain ``WeaveDI/builder`` starts. Each `register` registers in
@@ -120,8 +128,7 @@ public struct RegistrationBuilder: Sendable {
     /// - Returns: This builder, for the next registration.
     @discardableResult
     public func register<T: Sendable>(_ type: T.Type, factory: @escaping @Sendable () -> T) -> RegistrationBuilder {
-        batch.note(type)
-        UnifiedDI.register(type, factory: factory)
+        batch.register(type, factory: factory)
         return self
     }
 
@@ -179,8 +186,7 @@ public struct EnvironmentBuilder: Sendable {
     /// - Returns: This builder, for the next registration.
     @discardableResult
     public func register<T: Sendable>(_ type: T.Type, factory: @escaping @Sendable () -> T) -> EnvironmentBuilder {
-        batch.note(type)
-        UnifiedDI.register(type, factory: factory)
+        batch.register(type, factory: factory)
         return self
     }
 }

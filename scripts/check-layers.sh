@@ -35,17 +35,13 @@ KNOWN = {
     # A recorder protocol in Registry, conformed to by ValidationRun,
     # would remove these.
     ("Registry/DIError.swift", "ValidationRun"),
-    ("Registry/ResolutionContext.swift", "ValidationRun"),
+    ("Registry/BuildChain.swift", "ValidationRun"),
     ("Resolution/TypeResolution.swift", "ValidationRun"),
     ("Resolution/AsyncBuilds.swift", "AsyncValidationRun"),
     # A miss's message suggests registered names: the suggestion search
     # (MissingDependencyReport.swift) would move down with its containers.
     ("Registry/DIError.swift", "NearMiss"),
     ("Registry/DILog.swift", "NearMiss"),
-    # The async build chain (AsyncBuilds.swift) is build-once's async half:
-    # a factory's error names it. It would move down without the task's
-    # flight (an AsyncFlight), which stays with the async builds.
-    ("Registry/InstanceBuilder.swift", "AsyncChain"),
     # An overlay and an override's registration are child containers: the
     # container's core (registry, parent, lookup) would move to Resolution.
     ("Resolution/ContainerOverlay.swift", "DIContainer"),

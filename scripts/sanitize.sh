@@ -317,14 +317,14 @@ swift_mutants() {
         AsyncBuildWindowTests "an async waiter without its cancellation check under the lock"
     # Issue 41 (b): a factory's link still counted once it has returned: a
     # task the factory left running gets a cycle for resolving its type later.
-    swift_mutant returned-link-counts Sources/WeaveDI/Resolution/AsyncBuilds.swift \
-        's/ && !\$0\.frame\.hasReturned//' \
+    swift_mutant returned-link-counts Sources/WeaveDI/Registry/AsyncChain.swift \
+        's/ && !\$0\.run\.hasReturned//' \
         AsyncServiceTests.testATaskAFactoryLeftRunning "a returned factory's link still on its tasks' chain"
     # Issue 41 (b): a factory's run marked returned as it starts (tasks it
     # starts never on its chain): a factory awaiting a task that resolves its
     # own registration hangs (a singleton) or recurses (a transient).
     swift_mutant returned-at-start Sources/WeaveDI/Resolution/AsyncBuilds.swift \
-        's/defer \{ (flight|frame)\.markReturned\(\) \}/$1.markReturned()/g' \
+        's/defer \{ (flight|run)\.markReturned\(\) \}/$1.markReturned()/g' \
         AsyncServiceTests.testAFactoryAwaitingATask "a factory's tasks never on its chain"
     # Issue 41 (b): the wait check's path followed the edges out of a flight
     # whose factory had returned (a task it left running recorded them): a

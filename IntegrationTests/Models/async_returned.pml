@@ -1,14 +1,14 @@
 /*
- * async_returned.pml: the async builds' cycle checks and the returned frame.
+ * async_returned.pml: the async builds' cycle checks and the returned factory run.
  *
  * Mirrors Sources/WeaveDI/Resolution/AsyncBuilds.swift: `AsyncBuilds.value`
  * (the first look, `current()`; `AsyncChain.cycle(at:)`, which skips a
- * link whose frame `hasReturned`; `me`, the task's `AsyncChain.flight`,
+ * link whose factory run `hasReturned`; `me`, the task's `AsyncFlight.current`,
  * dropped when its flight has returned; then, under `state`'s lock, the
  * look for the instance, the wait check `existing.path(to: me)`, and the
  * join or the start of the holder's flight, with `me.startAwaiting`; the
  * launch after the lock) and `launch` (the factory runs with the chain plus
- * the flight's link and with `AsyncChain.flight` set to the flight;
+ * the flight's link and with `AsyncFlight.current` set to the flight;
  * `defer { flight.markReturned() }` as `make` returns or throws; `publish`;
  * then, in one lock section, the flight's end, the taking of its waiters
  * and their `stopAwaiting`; the resumes).
@@ -42,13 +42,13 @@
  * really returned, and the reader's view: f still runs for task t unless
  * exited[f] and t is ordered after it):
  *   - no false cycle: a cycle reported by the chain check has a link of the
- *     registration whose frame still runs as the reader sees it
+ *     registration whose factory still runs as the reader sees it
  *     (!false_chain_cycle); one reported by the wait check closes a loop of
  *     waits along builds that still run as it sees them, from the holder's
  *     flight to its own (!false_wait_cycle). A reader that sees a return
  *     late may get a cycle: the conservative answer;
  *   - never a wait on a build that waits for it: a task never joins the
- *     flight of a registration whose frame on its chain still runs
+ *     flight of a registration whose factory on its chain still runs
  *     (!waits_on_own_build), nor one from which waits lead back to its own
  *     running build (!closes_loop);
  *   - S1: a child the factory awaits gets a cycle (the factory's run still
@@ -62,11 +62,11 @@
  *   - the runs need at most MAXF flights (flights <= MAXF at each start).
  *
  * Mutants (spin -a -DMUTANT_...):
- *   MUTANT_RETURNED_LINK_COUNTS    cycle(at:) counts a link whose frame has
+ *   MUTANT_RETURNED_LINK_COUNTS    cycle(at:) counts a link whose factory run has
  *                                  returned (sanitize.sh's Swift mutant
  *                                  returned-link-counts): the child left
  *                                  running gets a cycle after the return.
- *   MUTANT_MARK_AT_START           the frame marked returned before the
+ *   MUTANT_MARK_AT_START           the factory run marked returned before the
  *                                  factory runs (returned-at-start): the
  *                                  child joins the build of its own chain,
  *                                  and an awaited one hangs with its factory.
@@ -89,7 +89,7 @@
  * (`me.startAwaiting`) and B's build inherits A's link. A's factory
  * returns; B's factory resolves A before A's flight has ended (between
  * `markReturned` and the end section: the `publish`, or a failure's
- * error). Its chain check loads A's frame as returned and passes, but
+ * error). Its chain check loads A's factory run as returned and passes, but
  * `existing.path(to: me)` followed the returned flight's edge A -> B and
  * reported B -> A -> B: a task ordered after A's return (it loaded the
  * flag) got a cycle. No run hung. `path(to:)` now follows no edge out of a
@@ -130,11 +130,11 @@ byte freg[MAXF + 1];                 /* the flight's registration */
 byte awaiting[(MAXF + 1) * (MAXF + 1)];  /* AsyncFlight.awaiting's counts */
 byte joined[NT];                     /* 0, or the flight whose waiters hold task t */
 byte from[NT];                       /* the waiter's `from` */
-/* BuildFrame's flag, atomic */
+/* FactoryRun's flag, atomic */
 bool returned[MAXF + 1];
 
 /* The tasks: AsyncChain.links (the flights on the chain, a set: the links'
- * order is the flights'), AsyncChain.flight, and the continuation. */
+ * order is the flights'), AsyncFlight.current, and the continuation. */
 byte chain[NT];
 byte myflight[NT];
 byte resumed[NT];
@@ -239,7 +239,7 @@ inline resolve(rt, rr) {
     if
     :: resumed[rt] != 0
     :: else ->
-        /* AsyncChain.cycle(at:): the first link of rr whose frame has not
+        /* AsyncChain.cycle(at:): the first link of rr whose factory run has not
          * returned, in the chain's order. */
         atomic {
             i = 1;
@@ -287,7 +287,7 @@ inline resolve(rt, rr) {
     if
     :: resumed[rt] != 0
     :: else ->
-        /* me: AsyncChain.flight, nil when its flight has returned. */
+        /* me: AsyncFlight.current, nil when its flight has returned. */
         atomic {
             me = myflight[rt];
             if
@@ -434,7 +434,7 @@ proctype build(byte f) {
 #ifdef MUTANT_MARK_AT_START
     returned[f] = true;
 #endif
-    /* make(), with AsyncChain.links = chain[bt], AsyncChain.flight = f */
+    /* make(), with AsyncChain.links = chain[bt], AsyncFlight.current = f */
     if
     :: (scenario == 1 || scenario == 3) && r == A && !childStarted ->
         atomic {

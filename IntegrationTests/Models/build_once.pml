@@ -121,7 +121,7 @@ inline release_claim(id, me) {
 }
 
 proctype thread(byte id) {
-    byte me = id * 2;    /* ResolutionContext.claimWord: the flag bit clear */
+    byte me = id * 2;    /* BuildChain.claimWord: the flag bit clear */
     byte word;
     byte result;
     byte j;

@@ -77,7 +77,7 @@ class InstanceHolder: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var storage = InlineValue.zero
     @usableFromInline let type: Any.Type
     /// 0, or the claim word of the thread building the instance
-    /// (`ResolutionContext.claimWord(of:)`), with `waitersFlag` set once a
+    /// (`BuildChain.claimWord(of:)`), with `waitersFlag` set once a
     /// thread waits for it on the monitor.
     @usableFromInline let claim = PlatformAtomic<UInt>(0)
     @usableFromInline static let waitersFlag: UInt = 1
@@ -213,8 +213,8 @@ func buildOnce<T>(
     BuildHooks.reached(.afterFirstLook, holder)
     #endif
     // The thread keeps its context alive: read it without retaining it.
-    let context = ResolutionContext.currentUnmanaged
-    let me = ResolutionContext.claimWord(of: context)
+    let context = BuildChain.currentUnmanaged
+    let me = BuildChain.claimWord(of: context)
     var claimed = holder.claim.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing).exchanged
     if !claimed {
         #if WEAVE_STRESS_HOOKS

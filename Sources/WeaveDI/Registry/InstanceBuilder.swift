@@ -14,7 +14,7 @@ enum InstanceBuilder {
         _ factory: () throws -> T
     ) throws(DIError) -> T {
         // The thread keeps its context alive: read it without retaining it.
-        let context = ResolutionContext.currentUnmanaged
+        let context = BuildChain.currentUnmanaged
         if context._withUnsafeGuaranteedRef({ $0.validation != nil }) {
             // Out of line: no `Optional<T>` here (architecture: No generic metadata per type).
             let context = context.takeUnretainedValue()
@@ -62,7 +62,7 @@ enum InstanceBuilder {
     /// (`DIError.factoryError`), with the chain of the factories running on
     /// this thread, and of the async ones that led here.
     @usableFromInline @inline(never)
-    static func failure(_ error: any Error, type: Any.Type, context: ResolutionContext) -> DIError {
+    static func failure(_ error: any Error, type: Any.Type, context: BuildChain) -> DIError {
         if let chain = context.cycle {
             if context.isEmpty { context.cycle = nil }
             return .circularDependency(chain: chain)

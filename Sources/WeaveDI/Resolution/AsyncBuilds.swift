@@ -6,75 +6,15 @@ import Atomics  // Registry/PlatformAtomic.swift
 import Synchronization
 #endif
 
-/// The async factories that led to the current task, outermost first, and
-/// the build this task runs for. Task-locals: an async factory hops threads,
-/// so the thread's `ResolutionContext` cannot carry its chain. Child tasks
-/// (and the build task a waiter starts) inherit them.
-///
-/// A task a factory starts inherits them too, unstructured (`Task {}`) or
-/// not: nothing tells the two apart. What is provable, and what the checks
-/// below keep to:
-/// - Once a factory has returned (or thrown), nothing it started can be
-///   what it waits for, so its link and its flight no longer count: a task
-///   it left running that resolves its registration later builds or waits
-///   as any other task does, with no cycle.
-/// - While it runs, a task it started that resolves its registration is
-///   reported as a cycle. The factory may await that task (`await
-///   task.value`): a singleton's would then wait for a build that waits
-///   for it, and a transient's would recurse without end, and no wait the
-///   library sees would show it. A task the factory does not await gets the
-///   same error; it may resolve again once the factory has returned.
-/// Tested by AsyncServiceTests and the two sanitize.sh mutants
-/// (returned-link-counts, returned-at-start).
-/// IntegrationTests/Models/async_returned.pml models the returned frame,
-/// with late loads of its flag (its mutants MUTANT_RETURNED_LINK_COUNTS and
-/// MUTANT_MARK_AT_START are these two), and that a cycle a wait reports
-/// runs only through builds still running (`AsyncFlight.path(to:)`).
-@usableFromInline
-enum AsyncChain {
-    struct Link: Sendable {
-        let registration: ObjectIdentifier
-        let name: String
-        /// The factory run this link stands for.
-        let frame: BuildFrame
-    }
-
-    @TaskLocal static var links: [Link] = []
-    /// The build whose factory this task runs, if any: what a wait made here
-    /// makes that build wait on (`AsyncBuilds`' cycle check).
-    @TaskLocal static var flight: AsyncFlight?
-
-    /// The chain's type names, for messages.
-    static var names: [String] { links.map(\.name) }
-
-    /// The cycle's chain when `registration` is already being built on this
-    /// chain: it starts and ends with the repeated type.
-    static func cycle(at registration: ObjectIdentifier, name: String) -> DIError? {
-        let links = links
-        guard let start = links.firstIndex(where: { $0.registration == registration && !$0.frame.hasReturned })
-        else { return nil }
-        return .circularDependency(chain: (links[start...].map(\.name) + [name]).joined(separator: " -> "))
-    }
-}
-
-/// One run of an async factory, for `AsyncChain`: whether it has returned.
-/// The flag is written by the factory's task once and read by any task that
-/// inherited the chain, with no other data published through it: a reader
-/// that sees it late (still running) takes the conservative answer, a cycle.
-@usableFromInline
-class BuildFrame: @unchecked Sendable {
-    private let returned = PlatformAtomic<Bool>(false)
-
-    var hasReturned: Bool { returned.load(ordering: .acquiring) }
-
-    func markReturned() { returned.store(true, ordering: .releasing) }
-}
-
 /// One async build in flight: the instance of one holder, built by one task
-/// that no waiter owns. Every field but `BuildFrame`'s flag is guarded by
+/// that no waiter owns. Every field but `FactoryRun`'s flag is guarded by
 /// `AsyncBuilds.state`.
 @usableFromInline
-class AsyncFlight: BuildFrame, @unchecked Sendable {
+class AsyncFlight: FactoryRun, @unchecked Sendable {
+    /// The build whose factory this task runs, if any: what a wait made here
+    /// makes that build wait on (`AsyncBuilds`' cycle check).
+    @TaskLocal static var current: AsyncFlight?
+
     let name: String
     /// The builds this one's factory is waiting for now, with how many of
     /// its waits are on each.
@@ -193,7 +133,7 @@ enum AsyncBuilds {
         let key = ObjectIdentifier(holder)
         // A flight whose factory has returned waits on nothing: a task it
         // left running waits as one no build runs for.
-        let me = AsyncChain.flight.flatMap { $0.hasReturned ? nil : $0 }
+        let me = AsyncFlight.current.flatMap { $0.hasReturned ? nil : $0 }
         let chain = AsyncChain.links
         let id = state.withLock { state in
             state.lastWaiter += 1
@@ -246,7 +186,7 @@ enum AsyncBuilds {
                 case .wait:
                     break
                 case .start(let flight):
-                    let link = AsyncChain.Link(registration: registration, name: name, frame: flight)
+                    let link = AsyncChain.Link(registration: registration, name: name, run: flight)
                     launch(flight, key: key, chain: chain + [link], publish: publish, make: make)
                 }
             }
@@ -277,7 +217,7 @@ enum AsyncBuilds {
             let outcome: Result<T, any Error>
             do {
                 let value = try await AsyncChain.$links.withValue(chain) {
-                    try await AsyncChain.$flight.withValue(flight) {
+                    try await AsyncFlight.$current.withValue(flight) {
                         defer { flight.markReturned() }
                         return try await make()
                     }
@@ -329,11 +269,11 @@ enum AsyncBuilds {
             throw AsyncValidationRun.noted(cycle)
         }
         let chain = AsyncChain.links
-        let frame = BuildFrame()
+        let run = FactoryRun()
         do {
-            let link = AsyncChain.Link(registration: registration, name: name, frame: frame)
+            let link = AsyncChain.Link(registration: registration, name: name, run: run)
             return try await AsyncChain.$links.withValue(chain + [link]) {
-                defer { frame.markReturned() }
+                defer { run.markReturned() }
                 return try await make()
             }
         } catch let error as CancellationError where Task.isCancelled {

@@ -80,7 +80,7 @@ enum DefaultValues {
 /// The keys whose defaults the current thread is evaluating.
 enum DefaultEvaluation {
     static func run<K: InjectedKey>(_ key: K.Type, _ body: () -> K.Value) -> K.Value {
-        let context = ResolutionContext.current
+        let context = BuildChain.current
         let marker = ObjectIdentifier(K.self)
         if let start = context.evaluatingDefaults.firstIndex(where: { $0.id == marker }) {
             let chain = TypeNames.qualifiedChain(

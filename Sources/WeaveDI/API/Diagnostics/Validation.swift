@@ -62,7 +62,7 @@ extension DIContainer {
         }
         roots.sortForValidation()
 
-        let context = ResolutionContext.current
+        let context = BuildChain.current
         let outer = context.validation
         context.validation = run
         ValidationRun.running.add(1, ordering: .sequentiallyConsistent)
@@ -306,7 +306,7 @@ public struct DependencyGraph: Sendable, Equatable {
 }
 
 /// The state of one `validate()` call, reached from the validating thread's
-/// `ResolutionContext`. Only that thread touches it.
+/// `BuildChain`. Only that thread touches it.
 @usableFromInline
 final class ValidationRun {
     /// Validations running anywhere: while zero, a missing dependency costs
@@ -339,7 +339,7 @@ final class ValidationRun {
     /// Called before a copy is built: records the edge from the copy being
     /// built on this thread, stops a `.task` copy outside a scope, and
     /// returns the copy's instance when it was built already.
-    private func enter<T>(_ registration: ObjectIdentifier, _ type: T.Type, context: ResolutionContext) throws(DIError) -> T? {
+    private func enter<T>(_ registration: ObjectIdentifier, _ type: T.Type, context: BuildChain) throws(DIError) -> T? {
         guard let node = nodes[registration] else { return nil }
         let parent = (context.frames.last?.key).flatMap { nodes[$0] == nil ? nil : $0 }
         if let parent, edgeSet.insert([parent, registration]).inserted {
@@ -359,7 +359,7 @@ final class ValidationRun {
     func run<T>(
         registration: ObjectIdentifier,
         type: T.Type,
-        context: ResolutionContext,
+        context: BuildChain,
         _ factory: () throws -> T
     ) throws(DIError) -> T {
         let registration = copies[registration] ?? registration
@@ -398,7 +398,7 @@ final class ValidationRun {
     }
 
     private static func noteMissing(named name: String) {
-        let context = ResolutionContext.current
+        let context = BuildChain.current
         guard let run = context.validation, let from = context.frames.last?.key, run.nodes[from] != nil else { return }
         if run.missingSet.insert("\(from)|\(name)").inserted {
             run.missing.append((from, name))

@@ -12,7 +12,7 @@ import Darwin
 /// first. Factories are synchronous, so a thread (not a task) is the right
 /// owner: it is how a cycle is caught before it can recurse without end.
 @usableFromInline
-final class ResolutionContext {
+final class BuildChain {
     /// Deeper than any real object graph; guards against runaway recursion
     /// that never repeats a type (a factory building ever-new generic types).
     static let maximumDepth = 256
@@ -62,13 +62,13 @@ final class ResolutionContext {
     /// This context (one per thread) as a holder's claim word (`InstanceHolder`): the object's
     /// address, whose low bit is free for `InstanceHolder.waitersFlag`.
     @inlinable @inline(__always)
-    static func claimWord(of context: Unmanaged<ResolutionContext>) -> UInt {
+    static func claimWord(of context: Unmanaged<BuildChain>) -> UInt {
         UInt(bitPattern: context.toOpaque())
     }
 
     /// This thread's context. Read from a C thread-local; the pthread key
     /// only releases it when the thread exits.
-    @usableFromInline static var current: ResolutionContext {
+    @usableFromInline static var current: BuildChain {
         currentUnmanaged.takeUnretainedValue()
     }
 
@@ -76,7 +76,7 @@ final class ResolutionContext {
     /// running on it may use it through `_withUnsafeGuaranteedRef` and pay
     /// no reference counting (every build reads it twice).
     @inlinable @inline(__always)
-    static var currentUnmanaged: Unmanaged<ResolutionContext> {
+    static var currentUnmanaged: Unmanaged<BuildChain> {
         if let raw = weave_thread_context() {
             return Unmanaged.fromOpaque(raw)
         }
@@ -84,8 +84,8 @@ final class ResolutionContext {
     }
 
     @usableFromInline @inline(never)
-    static func makeCurrent() -> ResolutionContext {
-        let context = ResolutionContext()
+    static func makeCurrent() -> BuildChain {
+        let context = BuildChain()
         let raw = Unmanaged.passRetained(context).toOpaque()
         pthread_setspecific(threadKey, raw)
         weave_set_thread_context(raw)
@@ -98,12 +98,12 @@ private let threadKey: pthread_key_t = {
     #if canImport(Darwin)
     pthread_key_create(&key) { raw in
         weave_set_thread_context(nil)
-        Unmanaged<ResolutionContext>.fromOpaque(raw).release()
+        Unmanaged<BuildChain>.fromOpaque(raw).release()
     }
     #else
     pthread_key_create(&key) { raw in
         weave_set_thread_context(nil)
-        if let raw { Unmanaged<ResolutionContext>.fromOpaque(raw).release() }
+        if let raw { Unmanaged<BuildChain>.fromOpaque(raw).release() }
     }
     #endif
     return key

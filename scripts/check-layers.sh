@@ -31,13 +31,6 @@ LAYERS = [
 # The check fails on any reference not listed here and on a listed one that
 # is gone (delete its line then), so the list only shrinks.
 KNOWN = {
-    # Validation is a mode of the build: the build records into the run.
-    # A recorder protocol in Registry, conformed to by ValidationRun,
-    # would remove these.
-    ("Registry/DIError.swift", "ValidationRun"),
-    ("Registry/BuildChain.swift", "ValidationRun"),
-    ("Resolution/TypeResolution.swift", "ValidationRun"),
-    ("Resolution/AsyncBuilds.swift", "AsyncValidationRun"),
     # A miss's message suggests registered names: the suggestion search
     # (MissingDependencyReport.swift) would move down with its containers.
     ("Registry/DIError.swift", "NearMiss"),

@@ -64,4 +64,3 @@ class FactoryRun: @unchecked Sendable {
 
     func markReturned() { returned.store(true, ordering: .releasing) }
 }
-

@@ -33,7 +33,7 @@ final class BuildChain {
     /// The kind of the registration whose factory is running here, if any.
     @exclusivity(unchecked) @usableFromInline var buildingKind: AnyRegistryEntry.Kind?
     /// Set while `validate()` runs on this thread.
-    @exclusivity(unchecked) @usableFromInline var validation: ValidationRun?
+    @exclusivity(unchecked) @usableFromInline var recorder: (any BuildRecorder)?
     /// The `InjectedKey`s whose defaults are being evaluated, outermost first.
     @exclusivity(unchecked) var evaluatingDefaults: [(id: ObjectIdentifier, name: String)] = []
 

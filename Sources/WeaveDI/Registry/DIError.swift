@@ -62,7 +62,7 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
     @usableFromInline @inline(never)
     static func noteMissing<T>(_ type: T.Type) {
         DILog.miss(type)
-        ValidationRun.noteMissing(type)
+        BuildRecording.noteMissing(type)
     }
 
     /// A message that names the type in full and says what to do.

@@ -15,10 +15,10 @@ enum InstanceBuilder {
     ) throws(DIError) -> T {
         // The thread keeps its context alive: read it without retaining it.
         let context = BuildChain.currentUnmanaged
-        if context._withUnsafeGuaranteedRef({ $0.validation != nil }) {
+        if context._withUnsafeGuaranteedRef({ $0.recorder != nil }) {
             // Out of line: no `Optional<T>` here (architecture: No generic metadata per type).
             let context = context.takeUnretainedValue()
-            return try context.validation.unsafelyUnwrapped.run(
+            return try context.recorder.unsafelyUnwrapped.run(
                 registration: registration, type: type, context: context, factory)
         }
         if let chain = context._withUnsafeGuaranteedRef({ $0.chainIfCycle(registration: registration, type: type) }) {

@@ -125,7 +125,7 @@ enum AsyncBuilds {
         }
         let name = typeName(T.self)
         if let cycle = AsyncChain.cycle(at: registration, name: name) {
-            throw AsyncValidationRun.noted(cycle)
+            throw BuildRecording.notedAsync(cycle)
         }
         #if WEAVE_STRESS_HOOKS
         await AsyncBuildHooks.reached(.afterFirstLook, T.self)
@@ -180,7 +180,7 @@ enum AsyncBuilds {
                 switch step {
                 case .resume(let result):
                     if case .failure(let error as DIError) = result {
-                        _ = AsyncValidationRun.noted(error)
+                        _ = BuildRecording.notedAsync(error)
                     }
                     continuation.resume(with: result)
                 case .wait:
@@ -266,7 +266,7 @@ enum AsyncBuilds {
     ) async throws -> T {
         let name = typeName(T.self)
         if let cycle = AsyncChain.cycle(at: registration, name: name) {
-            throw AsyncValidationRun.noted(cycle)
+            throw BuildRecording.notedAsync(cycle)
         }
         let chain = AsyncChain.links
         let run = FactoryRun()
@@ -353,13 +353,13 @@ extension Resolver {
     /// it resolves (or misses) is recorded for the validation.
     @usableFromInline
     static func resolveAsyncValidating<T>(_ type: T.Type, in registry: Registry?) async throws -> T {
-        AsyncValidationRun.noteResolve(of: T.self)
+        BuildRecording.noteAsyncResolve(of: T.self, missing: false)
         do throws(DIError) {
             let resolved = registry == nil ? try resolveLive(type) : try resolve(type, in: registry)
             guard let resolved else { throw DIError.missing(type) }
             return resolved
         } catch .dependencyNotFound(let name) {
-            AsyncValidationRun.noteMissing(T.self)
+            BuildRecording.noteAsyncResolve(of: T.self, missing: true)
             throw DIError.dependencyNotFound(type: name)
         } catch .asyncRegistration(let name) {
             return try await buildAsync(type, in: registry, after: .asyncRegistration(type: name))

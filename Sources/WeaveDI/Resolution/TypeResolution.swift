@@ -35,7 +35,7 @@ enum TypeResolution {
         }
         // Nothing yet; a default evaluated later must be seen.
         record?.cacheable = false
-        ValidationRun.noteMissing(type)
+        BuildRecording.noteMissing(type)
         return nil
     }
 

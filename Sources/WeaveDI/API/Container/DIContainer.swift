@@ -220,7 +220,7 @@ public final class DIContainer: @unchecked Sendable {
             DILog.failure(error)  // a cycle at error level: nil alone would hide it
             return nil
         }
-        ValidationRun.noteMissing(type)
+        BuildRecording.noteMissing(type)
         return nil
     }
 

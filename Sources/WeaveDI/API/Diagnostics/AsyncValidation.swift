@@ -43,7 +43,7 @@ extension DIContainer {
         let binding = ContainerOverlayBinding(throwaway)
         Resolver.asyncValidations.add(1, ordering: .sequentiallyConsistent)
         defer { Resolver.asyncValidations.subtract(1, ordering: .sequentiallyConsistent) }
-        await AsyncValidationRun.$current.withValue(run) {
+        await BuildRecording.$asyncRecorder.withValue(run) {
             await ContainerOverlays.$current.withValue(binding) {
                 await OverrideScopes.$active.withValue(true) {
                     for root in roots {
@@ -88,9 +88,7 @@ extension UnifiedDI {
 /// edges between registrations (by name: an async factory may hop threads,
 /// so the thread's `ValidationRun` cannot follow it), misses, and the
 /// failures its roots end with. Shared by the tasks of one run.
-final class AsyncValidationRun: Sendable {
-    @TaskLocal static var current: AsyncValidationRun?
-
+final class AsyncValidationRun: AsyncBuildRecorder {
     struct Records {
         var edges: [(from: String, to: String)] = []
         /// Each miss: the dependent, and the type it found no registration for.
@@ -102,38 +100,19 @@ final class AsyncValidationRun: Sendable {
     let scopes = Locked<[String: ProvideScope]>([:])
     private let records = Locked(Records())
 
-    /// An async resolve of `type`, made by the factory on top of the chain.
-    static func noteResolve(of type: Any.Type) {
-        note(type, in: \.edges)
-    }
-
-    /// An async resolve of `type` that found nothing.
-    static func noteMissing(_ type: Any.Type) {
-        note(type, in: \.missing)
-    }
-
-    /// Records, once, that the factory on top of the chain resolved `type`.
-    private static func note(_ type: Any.Type, in list: WritableKeyPath<Records, [(from: String, to: String)]>) {
-        guard let run = current, let from = AsyncChain.links.last?.name else { return }
-        let to = typeName(type)
-        run.records.withLock { records in
+    /// Records, once, that the factory named `from` resolved `to`, or
+    /// found nothing for it.
+    @usableFromInline func noteResolve(from: String, to: String, missing: Bool) {
+        let list: WritableKeyPath<Records, [(from: String, to: String)]> = missing ? \.missing : \.edges
+        records.withLock { records in
             if !records[keyPath: list].contains(where: { $0.from == from && $0.to == to }) {
                 records[keyPath: list].append((from, to))
             }
         }
     }
 
-    /// `error` as it is thrown, and, when it is a cycle met while a
-    /// validation runs, recorded where it is found: the factory it is
-    /// thrown into may swallow it (`try?`) and still return, so the root's
-    /// outcome would not show it (`validate()` records its cycles the same
-    /// way). Off the validation the cost is one task-local read, on the
-    /// cycle path only.
-    static func noted(_ error: DIError) -> DIError {
-        if case .circularDependency = error, let run = current {
-            run.note(error, building: "")
-        }
-        return error
+    @usableFromInline func noteCycle(_ error: DIError) {
+        note(error, building: "")
     }
 
     /// How a root's build ended.

@@ -63,12 +63,12 @@ extension DIContainer {
         roots.sortForValidation()
 
         let context = BuildChain.current
-        let outer = context.validation
-        context.validation = run
-        ValidationRun.running.add(1, ordering: .sequentiallyConsistent)
+        let outer = context.recorder
+        context.recorder = run
+        BuildRecording.running.add(1, ordering: .sequentiallyConsistent)
         defer {
-            ValidationRun.running.subtract(1, ordering: .sequentiallyConsistent)
-            context.validation = outer
+            BuildRecording.running.subtract(1, ordering: .sequentiallyConsistent)
+            context.recorder = outer
         }
         let binding = ContainerOverlayBinding(throwaway)
         ContainerOverlays.$current.withValue(binding) {
@@ -308,11 +308,7 @@ public struct DependencyGraph: Sendable, Equatable {
 /// The state of one `validate()` call, reached from the validating thread's
 /// `BuildChain`. Only that thread touches it.
 @usableFromInline
-final class ValidationRun {
-    /// Validations running anywhere: while zero, a missing dependency costs
-    /// one load here.
-    @usableFromInline static let running = PlatformAtomic<Int>(0)
-
+final class ValidationRun: BuildRecorder {
     struct Node {
         let name: String
         let scope: ProvideScope
@@ -389,19 +385,12 @@ final class ValidationRun {
         return value
     }
 
-    /// A resolve that found nothing; recorded when a validation is building
+    /// A resolve that found nothing, recorded against the copy being built
     /// on this thread.
-    @usableFromInline
-    static func noteMissing<T>(_ type: T.Type) {
-        guard running.load(ordering: .relaxed) != 0 else { return }
-        noteMissing(named: typeName(type))
-    }
-
-    private static func noteMissing(named name: String) {
-        let context = BuildChain.current
-        guard let run = context.validation, let from = context.frames.last?.key, run.nodes[from] != nil else { return }
-        if run.missingSet.insert("\(from)|\(name)").inserted {
-            run.missing.append((from, name))
+    @usableFromInline func noteMissing(named name: String, context: BuildChain) {
+        guard let from = context.frames.last?.key, nodes[from] != nil else { return }
+        if missingSet.insert("\(from)|\(name)").inserted {
+            missing.append((from, name))
         }
     }
 

@@ -70,7 +70,7 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
         switch self {
         case .dependencyNotFound(let short):
             let type = TypeNames.qualified(short)
-            let close = NearMiss.suggestions(forName: short)
+            let close = MissSuggestions.suggestions(forName: short)
             return "WeaveDI: no registration for '\(type)'. "
                 + (close.isEmpty ? "" : "Registered that looks close: \(close.joined(separator: "; ")). ")
                 + "Register it first, e.g. UnifiedDI.register(\(short).self) { ... }"

@@ -51,7 +51,7 @@ public enum DILog {
         guard debugEnabled.load(ordering: .relaxed) else { return }
         let logger = logger
         guard logger.logLevel <= .debug else { return }
-        let close = NearMiss.suggestions(for: type, in: .live)
+        let close = MissSuggestions.suggestions(for: type)
         logger.debug(
             close.isEmpty
                 ? "no registration for \(qualifiedTypeName(type))"

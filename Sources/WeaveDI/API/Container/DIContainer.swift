@@ -39,6 +39,7 @@ public final class DIContainer: @unchecked Sendable {
     public init() {
         self.parent = nil
         self.registry = Registry(parent: nil)
+        NearMiss.installOnce()
     }
 
     /// An empty container that falls back to `parent` for anything it does

@@ -29,6 +29,15 @@ enum NearMiss {
     /// At most this many suggestions.
     static let limit = 5
 
+    private static let installed: Void = MissSuggestions.install(
+        .init(forName: { suggestions(forName: $0) }, forType: { suggestions(for: $0, in: .live) }))
+
+    /// Makes the search the one a miss's message uses (`MissSuggestions`);
+    /// called as each root container is made.
+    static func installOnce() {
+        installed
+    }
+
     /// Suggestions for `asked`, from `container` and its parents: the same
     /// type wrapped or unwrapped in an Optional, a registration whose built
     /// instance is an `asked` (a protocol registered, its concrete type

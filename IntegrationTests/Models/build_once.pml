@@ -1,12 +1,13 @@
 /*
- * build_once.pml: the build protocol of a lazy instance slot.
+ * build_once.pml: the build protocol of an instance holder (InstanceHolder:
+ * a lazy registration, or the instance a scope keeps for one).
  *
  * Mirrors Sources/WeaveDI/Registry/BuildOnce.swift `buildOnce` (with the
  * re-check after a claim won in the monitor loop, marked FIX), `publish`
  * (a state compare-and-swap, EMPTY -> WRITING, that a second publish loses,
  * returning the published instance: InstanceHolder.beginPublishing), and
  * Sources/WeaveDI/Registry/BuildOnce.swift `InstanceHolder.releaseClaim` and
- * `BuildMonitor.wait`. N threads call buildOnce once on one slot. Before
+ * `BuildMonitor.wait`. N threads call buildOnce once on one holder. Before
  * issue 22's fix buildOnce lacked FIX and publish (RegisteredInstance.publish,
  * ScopedInstance's closure) stored the instance and set the state with no
  * compare-and-swap: that code is MUTANT_PUBLISH_TWICE. With FIX, the
@@ -31,14 +32,14 @@
  *                        path and never broadcasts: a thread sleeps forever.
  *   MUTANT_PUBLISH_TWICE no re-check and no state compare-and-swap in
  *                        publish (publish stores and sets the state, as the
- *                        strong slot's publish did before the fix): two publications.
+ *                        strong holder's publish did before the fix): two publications.
  *                        builds <= 1 is not asserted in this mutant, since
  *                        MUTANT_NO_RECHECK already shows it breaks, so that
  *                        the search reaches the second publication.
  *
  * Not modelled: the re-entrant case (a thread's own claim, which never
  * publishes), the cycle report (deadlockChain), a build that throws, weak
- * slots' rebuilds. The memory model is sequentially consistent; the Swift
+ * holders' rebuilds. The memory model is sequentially consistent; the Swift
  * code uses acquire/release on the claim and the state.
  */
 
@@ -59,7 +60,7 @@ byte value = 0;          /* RegisteredInstance's inline storage: the id of the t
 
 byte mon = 0;            /* BuildMonitor.mutex: 0, or the holder's id */
 bool asleep[N + 1];      /* in pthread_cond_wait on BuildMonitor.condition */
-/* Spurious wake-ups (and the broadcasts for other slots: the monitor is
+/* Spurious wake-ups (and the broadcasts for other holders: the monitor is
  * process-wide) are allowed, but a bounded number: with an unbounded supply
  * a forgotten waiter could always wake by chance and a lost wake-up would
  * never show as a thread stuck for good. */

@@ -59,20 +59,20 @@ final class BuildChain {
         frames.removeLast()
     }
 
-    /// This context (one per thread) as a holder's claim word (`InstanceHolder`): the object's
+    /// This chain (one per thread) as a holder's claim word (`InstanceHolder`): the object's
     /// address, whose low bit is free for `InstanceHolder.waitersFlag`.
     @inlinable @inline(__always)
     static func claimWord(of context: Unmanaged<BuildChain>) -> UInt {
         UInt(bitPattern: context.toOpaque())
     }
 
-    /// This thread's context. Read from a C thread-local; the pthread key
+    /// This thread's chain. Read from a C thread-local; the pthread key
     /// only releases it when the thread exits.
     @usableFromInline static var current: BuildChain {
         currentUnmanaged.takeUnretainedValue()
     }
 
-    /// The same, not retained: the thread keeps its context alive, so code
+    /// The same, not retained: the thread keeps its chain alive, so code
     /// running on it may use it through `_withUnsafeGuaranteedRef` and pay
     /// no reference counting (every build reads it twice).
     @inlinable @inline(__always)

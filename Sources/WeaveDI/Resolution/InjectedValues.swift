@@ -29,22 +29,23 @@ public struct InjectedValues: Sendable {
         /// `any Sendable` to a protocol type looked its conformance up on
         /// every read (about 900 instructions, most of a read).
         let boxed: AnyObject & Sendable
-        /// Registers the value under its own type, for `InjectedValues.current = ...`.
-        let register: @Sendable (DIContainer) -> Void
+        /// The registration of the value under its own type, for
+        /// `InjectedValues.current = ...`.
+        let registration: @Sendable () -> (key: TypeKey, entry: AnyRegistryEntry)
         /// Tells an override set on a copy from one the copy inherited from
         /// the task's scope, so assigning `current` registers only the former.
         let serial: UInt64
 
         private static let serials = PlatformAtomic<UInt64>(0)
 
-        init<Value: Sendable>(value: Value, register: @escaping @Sendable (DIContainer) -> Void) {
+        init<Value: Sendable>(value: Value) {
             self.boxed = OverrideValue(value)
-            self.register = register
+            self.registration = { (typeKey(Value.self), PrebuiltEntry(value, factory: nil)) }
             self.serial = Self.serials.wrappingAdd(1, ordering: .relaxed).newValue
         }
     }
 
-    private var byKey: [ObjectIdentifier: Override] = [:]
+    private(set) var byKey: [ObjectIdentifier: Override] = [:]
     private var byValueType: [ObjectIdentifier: any Sendable] = [:]
     private var scopeTokens: [OverrideScopeToken] = []
     /// Set only on the copy that a cached `@Injected` read evaluates: the
@@ -54,33 +55,6 @@ public struct InjectedValues: Sendable {
     init() {}
 
     @TaskLocal static var task = InjectedValues()
-
-    /// The values visible to the current task, including the overrides of
-    /// every enclosing `withInjectedValues` scope.
-    ///
-    /// Assigning registers the overrides set on the new value since it was
-    /// read from `current` into the live container (as an instance of the
-    /// key's value type), so code outside any `withInjectedValues` scope sees
-    /// them too. Overrides it carries from the enclosing `withInjectedValues`
-    /// scopes are not registered: they end with their scope. It does not
-    /// change the task's own scope, and it cannot remove anything.
-    ///
-    /// ```swift
-    /// let service = InjectedValues.current.userService
-    ///
-    /// var values = InjectedValues.current
-    /// values.userService = MockUserService()
-    /// InjectedValues.current = values   // now registered in the live container
-    /// ```
-    public static var current: InjectedValues {
-        get { task }
-        set {
-            let inherited = task.byKey
-            for (key, override) in newValue.byKey where inherited[key]?.serial != override.serial {
-                override.register(.live)
-            }
-        }
-    }
 
     /// The value of `key`: an override set on this value, else the live
     /// container's registration of `K.Value`, else the key's default for
@@ -124,9 +98,7 @@ public struct InjectedValues: Sendable {
             return DefaultValues.value(for: key)
         }
         set {
-            byKey[ObjectIdentifier(key)] = Override(value: newValue) { container in
-                container.register(K.Value.self, instance: newValue)
-            }
+            byKey[ObjectIdentifier(key)] = Override(value: newValue)
             byValueType[ObjectIdentifier(K.Value.self)] = newValue
         }
     }

@@ -75,14 +75,14 @@ extension DIContainer {
     /// ```
     public static var live: DIContainer {
         get {
-            if !ContainerOverlays.noneActive, let overlay = ContainerOverlays.current {
-                return overlay.container
+            if !ContainerOverlays.noneActive, let overlay = ContainerOverlays.currentContainer {
+                return overlay
             }
             return LiveContainer.current
         }
         set {
-            if !ContainerOverlays.noneActive, let overlay = ContainerOverlays.current {
-                overlay.container.replaceContents(with: newValue)
+            if !ContainerOverlays.noneActive, let overlay = ContainerOverlays.currentContainer {
+                overlay.replaceContents(with: newValue)
                 return
             }
             LiveContainer.replace(with: newValue)

@@ -40,7 +40,7 @@ extension DIContainer {
         guard !roots.isEmpty else { return synchronous }
         roots.sortForValidation()
 
-        let binding = ContainerOverlayBinding(throwaway)
+        let binding = ContainerOverlay(throwaway)
         Resolver.asyncValidations.add(1, ordering: .sequentiallyConsistent)
         defer { Resolver.asyncValidations.subtract(1, ordering: .sequentiallyConsistent) }
         await BuildRecording.$asyncRecorder.withValue(run) {

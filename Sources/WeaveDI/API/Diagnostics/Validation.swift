@@ -70,7 +70,7 @@ extension DIContainer {
             BuildRecording.running.subtract(1, ordering: .sequentiallyConsistent)
             context.recorder = outer
         }
-        let binding = ContainerOverlayBinding(throwaway)
+        let binding = ContainerOverlay(throwaway)
         ContainerOverlays.$current.withValue(binding) {
             OverrideScopes.$active.withValue(true) {
                 for root in roots {

@@ -67,3 +67,33 @@ public func withInjectedValues<R>(
             try await OverrideScopes.$active.withValue(true, operation: operation, isolation: isolation)
         }, isolation: isolation)
 }
+
+extension InjectedValues {
+    /// The values visible to the current task, including the overrides of
+    /// every enclosing `withInjectedValues` scope.
+    ///
+    /// Assigning registers the overrides set on the new value since it was
+    /// read from `current` into the live container (as an instance of the
+    /// key's value type), so code outside any `withInjectedValues` scope sees
+    /// them too. Overrides it carries from the enclosing `withInjectedValues`
+    /// scopes are not registered: they end with their scope. It does not
+    /// change the task's own scope, and it cannot remove anything.
+    ///
+    /// ```swift
+    /// let service = InjectedValues.current.userService
+    ///
+    /// var values = InjectedValues.current
+    /// values.userService = MockUserService()
+    /// InjectedValues.current = values   // now registered in the live container
+    /// ```
+    public static var current: InjectedValues {
+        get { task }
+        set {
+            let inherited = task.byKey
+            for (key, override) in newValue.byKey where inherited[key]?.serial != override.serial {
+                let registration = override.registration()
+                DIContainer.live.storeRegistration(registration.entry, key: registration.key, scope: nil)
+            }
+        }
+    }
+}

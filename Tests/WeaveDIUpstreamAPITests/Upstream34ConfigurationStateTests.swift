@@ -5,7 +5,7 @@ import XCTest
 // `OptimizationHooks` and every switch of `WeaveDIConfiguration`: each
 // property reads and assigns its own field.
 
-final class Upstream34ConfigurationDedupTests: UpstreamTestCase {
+final class Upstream34ConfigurationStateTests: UpstreamTestCase {
     private struct Switch {
         let name: String
         let get: () -> Bool

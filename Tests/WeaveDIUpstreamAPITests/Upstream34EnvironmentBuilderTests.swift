@@ -19,7 +19,7 @@ private struct Hi: Greeter {
     func greet() -> String { "hi" }
 }
 
-final class Upstream34BuilderDedupTests: UpstreamTestCase {
+final class Upstream34EnvironmentBuilderTests: UpstreamTestCase {
     func testRegisteringOneTypeTwiceForAnEnvironmentWarnsAndTheLaterWins() {
         let handler = InMemoryLogHandler()
         let saved = DILog.logger

@@ -157,8 +157,8 @@ enum Resolver {
                 weave_read_end()
                 return nil
             }
-            let entry = Unmanaged<AnyRegistryEntry>.fromOpaque(raw)
-            switch entry._withUnsafeGuaranteedRef({ $0.kind }) {
+            let kind = Unmanaged<AnyRegistryEntry>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.kind })
+            switch kind {
             case .prebuilt:
                 let value = PrebuiltEntry.value(in: raw, as: T.self)
                 weave_read_end()
@@ -166,23 +166,19 @@ enum Resolver {
                 return value
             // A task inside a scope asks its scope first (`build`): what the
             // scope built must not give way to a live instance built since.
-            case .singleton:
-                if let value = Unmanaged<LazyEntry>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.built(as: T.self) }),
+            case .singleton, .weak:
+                // A weak instance may go at any time: the cache keeps the
+                // registration, never the instance.
+                let weak = kind == .weak
+                let lazy = Unmanaged<LazyEntry>.fromOpaque(raw)
+                if let value = lazy._withUnsafeGuaranteedRef({ weak ? $0.aliveWeak(as: T.self) : $0.built(as: T.self) }),
                     OverrideScopes.taskIsUnscoped
                 {
-                    weave_read_end()
-                    cacheable = true
-                    return value
-                }
-            case .weak:
-                if let value = Unmanaged<LazyEntry>.fromOpaque(raw)._withUnsafeGuaranteedRef({ $0.aliveWeak(as: T.self) }),
-                    OverrideScopes.taskIsUnscoped
-                {
-                    if keepingEntry {
-                        kept = Unmanaged<LazyEntry>.fromOpaque(raw).takeUnretainedValue()
+                    if weak && keepingEntry {
+                        kept = lazy.takeUnretainedValue()
                     }
                     weave_read_end()
-                    cacheable = false
+                    cacheable = !weak
                     return value
                 }
             case .transient, .task:

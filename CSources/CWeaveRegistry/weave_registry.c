@@ -154,7 +154,7 @@ static _Thread_local struct shared_record *thread_shared;
  * Threads with no owned record read slots in a shared ck section, which the
  * writer's ck grace period covers. Only slot boxes are protected this way:
  * a slot read touches nothing else the registry frees (a kept weak instance
- * is read in a ck section of its own, RegisteredInstance.current), and
+ * is read in a ck section of its own, SharedInstanceHolder.current), and
  * boxes are released only by finish_write, after slot_readers_wait. A write
  * that frees no box does not call it, so writes with nothing cached
  * (startup registrations, docs/write-latency.md's) pay nothing for it.

@@ -10,7 +10,7 @@
  * current flight, then resumes it with CancellationError) and `launch`
  * (`make` and `publish` with no lock held; then, in one lock section, the
  * flight's end, `state.flights[key] = nil`, and the taking of every waiter;
- * then the resumes, after the lock). `publish` is RegisteredInstance's /
+ * then the resumes, after the lock). `publish` is SharedInstanceHolder's /
  * ScopedInstance's: a second publication loses and returns the instance
  * already published (InstanceHolder.beginPublishing). In the real protocol
  * it never loses (spin lists its losing branch as unreached): only the

@@ -8,7 +8,7 @@
  * returning the published instance: InstanceHolder.beginPublishing), and
  * Sources/WeaveDI/Registry/BuildOnce.swift `InstanceHolder.releaseClaim` and
  * `BuildMonitor.wait`. N threads call buildOnce once on one holder. Before
- * issue 22's fix buildOnce lacked FIX and publish (RegisteredInstance.publish,
+ * issue 22's fix buildOnce lacked FIX and publish (SharedInstanceHolder.publish,
  * ScopedInstance's closure) stored the instance and set the state with no
  * compare-and-swap: that code is MUTANT_PUBLISH_TWICE. With FIX, the
  * compare-and-swap never loses (spin lists its losing branch as
@@ -56,7 +56,7 @@
 
 byte claim = 0;          /* InstanceHolder.claim: 0 or a claim word (even) | FLAG */
 byte state = EMPTY;      /* InstanceHolder.state */
-byte value = 0;          /* RegisteredInstance's inline storage: the id of the thread that built it */
+byte value = 0;          /* SharedInstanceHolder's inline storage: the id of the thread that built it */
 
 byte mon = 0;            /* BuildMonitor.mutex: 0, or the holder's id */
 bool asleep[N + 1];      /* in pthread_cond_wait on BuildMonitor.condition */

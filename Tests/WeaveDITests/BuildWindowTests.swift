@@ -194,7 +194,7 @@ final class BuildWindowTests: DITestCase {
 
     /// `publish` keeps the first instance: a second publish returns it.
     func testASecondPublishKeepsTheFirstInstance() {
-        let slot = RegisteredInstance(type: WindowProbe.self, weak: false)
+        let slot = SharedInstanceHolder(type: WindowProbe.self, weak: false)
         let first = WindowProbe()
         let second = WindowProbe()
         XCTAssertTrue(slot.publish(first).0 === first)

@@ -77,13 +77,13 @@ public enum DILog {
 
     /// A singleton's factory built a transient, weak or task-scoped service:
     /// the singleton keeps that one instance for as long as it lives.
-    @usableFromInline static func captive(singleton: Any.Type?, dependency: Any.Type, kind: AnyRegistryEntry.Kind) {
+    @usableFromInline static func captive(singleton: Any.Type?, dependency: Any.Type, lifetime: ProvideScope) {
         guard debugEnabled.load(ordering: .relaxed) else { return }
         let logger = logger
         guard logger.logLevel <= .debug else { return }
         let owner = singleton.map { qualifiedTypeName($0) } ?? "a singleton"
         logger.debug(
-            "captive dependency: singleton \(owner) resolved the \(kind)-scoped \(qualifiedTypeName(dependency)) while being built and keeps that instance for as long as it lives"
+            "captive dependency: singleton \(owner) resolved the \(lifetime)-scoped \(qualifiedTypeName(dependency)) while being built and keeps that instance for as long as it lives"
         )
     }
 

@@ -28,8 +28,9 @@ enum InstanceBuilder {
         // A singleton that builds a shorter-lived service keeps that one
         // instance for good: the captive dependency validate() reports.
         let parentKind = context._withUnsafeGuaranteedRef { $0.buildingKind }
-        if parentKind == .singleton && kind != .singleton && kind != .prebuilt {
-            DILog.captive(singleton: context._withUnsafeGuaranteedRef { $0.frames.last?.type }, dependency: type, kind: kind)
+        if case .lazy(.singleton)? = parentKind, case .lazy(let lifetime) = kind, lifetime != .singleton {
+            DILog.captive(
+                singleton: context._withUnsafeGuaranteedRef { $0.frames.last?.type }, dependency: type, lifetime: lifetime)
         }
         context._withUnsafeGuaranteedRef {
             $0.push(registration: registration, type: type)

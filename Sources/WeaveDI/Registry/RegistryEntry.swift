@@ -2,29 +2,33 @@
 /// `typeKey(T.self)` is always a `PrebuiltEntry` or a `LazyEntry` made for
 /// `T`, so a lookup needs no dynamic cast: `kind` says which.
 ///
-/// An entry is its own instance holder (`RegisteredInstance`): a lazy
-/// singleton or weak instance lives in the entry, and a prebuilt value in
-/// the same inline storage (`InstanceHolder.storage`, two words in).
+/// A lazy singleton or weak instance lives in the entry, and a prebuilt
+/// value in the same inline storage (`InstanceHolder.storage`, two words
+/// in): architecture, An entry is its own holder.
 @usableFromInline
-class AnyRegistryEntry: RegisteredInstance, @unchecked Sendable {
+class AnyRegistryEntry: SharedInstanceHolder, @unchecked Sendable {
+    /// How the registration makes its instance: it has it already
+    /// (`PrebuiltEntry`), or a factory makes it for the registration's
+    /// lifetime (`LazyEntry`). One byte: `prebuilt` takes a value
+    /// `ProvideScope` leaves free.
     @usableFromInline
-    enum Kind: UInt8 {
-        case prebuilt, singleton, transient, weak, task
+    enum Kind: Equatable {
+        case prebuilt
+        case lazy(ProvideScope)
     }
 
     @usableFromInline let kind: Kind
 
     @usableFromInline init(type: Any.Type, kind: Kind) {
         self.kind = kind
-        super.init(type: type, weak: kind == .weak)
+        super.init(type: type, weak: kind == .lazy(.weak))
     }
 
+    /// The lifetime: a prebuilt value is shared, as a singleton is.
     var scope: ProvideScope {
         switch kind {
-        case .prebuilt, .singleton: return .singleton
-        case .transient: return .transient
-        case .weak: return .weak
-        case .task: return .task
+        case .prebuilt: return .singleton
+        case .lazy(let scope): return scope
         }
     }
 
@@ -65,7 +69,7 @@ class AnyRegistryEntry: RegisteredInstance, @unchecked Sendable {
     /// inlinable, so the build is specialised where `T` is known.
     @inlinable
     final func fresh<T>(_ type: T.Type) throws(DIError) -> T {
-        if kind == .prebuilt {
+        if case .prebuilt = kind {
             let entry = prebuilt
             guard let make = entry.make else { return entry.value(as: T.self) }
             return try InstanceBuilder.run(registration: ObjectIdentifier(self), type: T.self, kind: .prebuilt) {
@@ -141,7 +145,7 @@ private func valueReturningClone<V>(_ type: V.Type) -> (PrebuiltEntry) -> AnyReg
 
 /// A registration whose instance is built on resolve, according to its scope.
 /// A singleton's instance lives in the entry itself once built (it is its
-/// own `RegisteredInstance`) and is read from there without a lock and
+/// own `SharedInstanceHolder`) and is read from there without a lock and
 /// without replacing the entry (which would be a write, and a grace-period
 /// wait, on a read).
 ///
@@ -184,14 +188,7 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
     ) {
         self.make = make
         self.makeAsync = makeAsync
-        let kind: Kind
-        switch scope {
-        case .singleton: kind = .singleton
-        case .transient: kind = .transient
-        case .weak: kind = .weak
-        case .task: kind = .task
-        }
-        super.init(type: type, kind: kind)
+        super.init(type: type, kind: .lazy(scope))
     }
 
     override func validationClone() -> AnyRegistryEntry {
@@ -203,7 +200,7 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
     }
 
     override func asyncValidationClone() -> AnyRegistryEntry {
-        LazyEntry(type: type, scope: kind == .weak ? .singleton : scope, make: make, makeAsync: makeAsync)
+        LazyEntry(type: type, scope: scope == .weak ? .singleton : scope, make: make, makeAsync: makeAsync)
     }
 
     override var isAsync: Bool { makeAsync != nil }
@@ -211,7 +208,7 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
     override var startHolder: InstanceHolder? { self }
 
     override var heldInstance: (order: UInt64, value: Any)? {
-        guard kind == .singleton, let value = builtValue else { return nil }
+        guard kind == .lazy(.singleton), let value = builtValue else { return nil }
         return (builtOrder, value)
     }
 

@@ -77,7 +77,7 @@ enum JoinStep<T> {
 }
 
 /// Builds async registrations' instances: once per holder (a singleton's
-/// or weak registration's `RegisteredInstance`, a scope's `ScopedInstance`),
+/// or weak registration's `SharedInstanceHolder`, a scope's `ScopedInstance`),
 /// however many tasks ask at once, with no thread blocked meanwhile.
 ///
 /// The protocol, every step under `state`'s lock (held for a few
@@ -376,21 +376,21 @@ extension Resolver {
         let make: @Sendable () async throws -> T = { try await entry.makeValueAsync(as: T.self) }
         let registration = ObjectIdentifier(entry)
         switch entry.kind {
-        case .transient, .prebuilt:
+        case .lazy(.transient), .prebuilt:
             return try await AsyncBuilds.fresh(registration: registration, make: make)
-        case .singleton, .weak:
+        case .lazy(.singleton), .lazy(.weak):
             if !OverrideScopes.noneActive, let scope = OverrideScopes.keeper(of: entry) {
                 if let value = scope.existing(entry, as: T.self) ?? entry.current(as: T.self) {
                     return value
                 }
-                if entry.kind == .weak {
-                    let holder = scope.holder(for: entry) { RegisteredInstance(type: T.self, weak: true) }
+                if entry.kind == .lazy(.weak) {
+                    let holder = scope.holder(for: entry) { SharedInstanceHolder(type: T.self, weak: true) }
                     return try await holder.valueOfAsyncBuild(registration: registration, make: make)
                 }
                 return try await scope.instance(for: entry).valueOfAsyncBuild(registration: registration, make: make)
             }
             return try await entry.valueOfAsyncBuild(registration: registration, make: make)
-        case .task:
+        case .lazy(.task):
             guard let scope = TaskScope.current else {
                 DILog.scopeLeak(T.self)
                 throw DIError.noActiveScope(type: typeName(T.self))
@@ -400,7 +400,7 @@ extension Resolver {
     }
 }
 
-extension RegisteredInstance {
+extension SharedInstanceHolder {
     func valueOfAsyncBuild<T>(registration: ObjectIdentifier, make: @escaping @Sendable () async throws -> T) async throws -> T {
         try await AsyncBuilds.value(
             of: self, registration: registration,

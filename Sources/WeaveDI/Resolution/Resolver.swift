@@ -166,10 +166,10 @@ enum Resolver {
                 return value
             // A task inside a scope asks its scope first (`build`): what the
             // scope built must not give way to a live instance built since.
-            case .singleton, .weak:
+            case .lazy(.singleton), .lazy(.weak):
                 // A weak instance may go at any time: the cache keeps the
                 // registration, never the instance.
-                let weak = kind == .weak
+                let weak = kind == .lazy(.weak)
                 let lazy = Unmanaged<LazyEntry>.fromOpaque(raw)
                 if let value = lazy._withUnsafeGuaranteedRef({ weak ? $0.aliveWeak(as: T.self) : $0.built(as: T.self) }),
                     OverrideScopes.taskIsUnscoped
@@ -181,7 +181,7 @@ enum Resolver {
                     cacheable = !weak
                     return value
                 }
-            case .transient, .task:
+            case .lazy(.transient), .lazy(.task):
                 break
             }
             // Building runs user code: keep the entry alive past the section.
@@ -203,7 +203,7 @@ enum Resolver {
         cacheable: inout Bool, kept: inout LazyEntry?
     ) throws(DIError) -> T? {
         guard let entry = lockedEntry(key, in: registry) else { return nil }
-        if entry.kind == .prebuilt {
+        if case .prebuilt = entry.kind {
             cacheable = true
             return entry.prebuilt.value(as: T.self)
         }
@@ -222,21 +222,21 @@ enum Resolver {
         switch entry.kind {
         // Inside a scope, an instance not built yet is the scope's own
         // (`OverrideScopes`, the rule).
-        case .singleton:
+        case .lazy(.singleton):
             if !OverrideScopes.noneActive, let scope = OverrideScopes.keeper(of: entry) {
                 return try build(entry, as: T.self, keptBy: scope)
             }
             let value = try entry.getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }
             cacheable = true
             return value
-        case .weak:
+        case .lazy(.weak):
             if !OverrideScopes.noneActive, let scope = OverrideScopes.keeper(of: entry) {
                 return try build(entry, as: T.self, keptBy: scope)
             }
             return try entry.getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }
-        case .task:
+        case .lazy(.task):
             return try TaskScope.instance(for: entry, as: T.self)
-        case .transient, .prebuilt:
+        case .lazy(.transient), .prebuilt:
             return try entry.produceFresh(as: T.self)
         }
     }

@@ -138,8 +138,8 @@ class ScopedInstances: @unchecked Sendable {
         var scope: ScopedInstances? = self
         while let current = scope {
             if let found = current.find(key, from: current.head.load(ordering: .acquiring)) {
-                if entry.kind == .weak {
-                    if let value = Unmanaged<RegisteredInstance>.fromOpaque(found)._withUnsafeGuaranteedRef({
+                if case .lazy(.weak) = entry.kind {
+                    if let value = Unmanaged<SharedInstanceHolder>.fromOpaque(found)._withUnsafeGuaranteedRef({
                         $0.current(as: T.self)
                     }) {
                         return value
@@ -159,8 +159,8 @@ class ScopedInstances: @unchecked Sendable {
     /// (a weak one held weakly, as its registration would).
     @inlinable
     final func buildOwn<T>(_ entry: LazyEntry, as type: T.Type) throws(DIError) -> T {
-        if entry.kind == .weak {
-            return try holder(for: entry) { RegisteredInstance(type: T.self, weak: true) }
+        if case .lazy(.weak) = entry.kind {
+            return try holder(for: entry) { SharedInstanceHolder(type: T.self, weak: true) }
                 .getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }
         }
         return try instance(for: entry).getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }

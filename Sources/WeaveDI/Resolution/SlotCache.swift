@@ -177,14 +177,14 @@ enum SlotCache {
             return build(entry)
         }
         let registration = kept._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.entry) }
-        if registration._withUnsafeGuaranteedRef({ $0.kind }) == .task {
+        if case .lazy(.task) = registration._withUnsafeGuaranteedRef({ $0.kind }) {
             return try TaskScope.instance(keptIn: registration, as: T.self)
         }
         let entry = registration.takeUnretainedValue().lazy
         weave_slot_read_end()
         // A slot read protects its box only; the weak instance is read in a
         // section of its own.
-        if entry.kind == .weak, let value = entry.current(as: T.self) {
+        if case .lazy(.weak) = entry.kind, let value = entry.current(as: T.self) {
             return value
         }
         return try Resolver.build(entry, as: T.self)
@@ -220,7 +220,7 @@ enum SlotCache {
             } else {
                 box = ValueBox(value, answersResolve: answersResolve)
             }
-        } else if let entry, entry.kind != .prebuilt {
+        } else if let entry, case .lazy = entry.kind {
             if entry.type == T.self {
                 box = EntryBox(entry)
             } else if let optional = T.self as? any OptionalResolvable.Type, entry.type == optional.wrappedType {

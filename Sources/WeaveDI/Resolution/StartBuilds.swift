@@ -3,7 +3,7 @@ extension AnyRegistryEntry {
     /// waiter owns, so that a wait that times out can stop waiting. An
     /// instance registered built has nothing to build.
     func buildForStart() async throws {
-        guard kind != .prebuilt else { return }
+        guard case .lazy = kind else { return }
         try await _openExistential(type, do: startBuild)(lazy)
     }
 }

@@ -88,7 +88,7 @@ extension DIContainer {
         while let container = current {
             if let raw = weave_registry_get_local(container.registry.handle, key) {
                 let entry = Unmanaged<AnyRegistryEntry>.fromOpaque(raw).takeRetainedValue()
-                let isBuilt: Bool? = entry.kind == .singleton ? entry.heldInstance != nil : nil
+                let isBuilt: Bool? = entry.kind == .lazy(.singleton) ? entry.heldInstance != nil : nil
                 return ResolutionExplanation(
                     type: qualifiedTypeName(type), answeredBy: level == 0 ? name : "parent \(level) of \(name)",
                     scope: entry.scope, isEager: entry.kind == .prebuilt, isAsync: entry.isAsync, isBuilt: isBuilt,

@@ -30,7 +30,7 @@ extension DIContainer {
     ///   hung service, sorted by name; `CancellationError` when the calling
     ///   task is cancelled.
     public func start(timeout: Duration) async throws {
-        let singletons = reachableEntries.map(\.entry).filter { $0.kind == .singleton }
+        let singletons = reachableEntries.map(\.entry).filter { $0.kind == .lazy(.singleton) }
         let threads = BuildThreads()
         defer { threads.close() }
         var failures = await Self.start(singletons.filter(\.isAsync), timeout: timeout, on: threads)

@@ -6,24 +6,22 @@ import Atomics  // Registry/PlatformAtomic.swift
 import Synchronization
 #endif
 
-/// Where a registration's lazy singleton or weak instance lives once built;
-/// also a scope's own weak instance (`ScopedInstances.buildOwn`). A `.task`
-/// instance, or a singleton built inside an override scope or overlay,
-/// lives in its scope's `ScopedInstance`. Reads take no lock: a strong
-/// instance is written once, then published by `state`; a weak one sits in
-/// an immutable box that a rebuild replaces. Only building (the first
-/// resolve, or a weak rebuild) goes through `buildOnce`.
+/// The holder of a shared instance: a singleton's, kept strongly, or a
+/// `.weak` registration's, kept weakly. A registration is its own
+/// (`AnyRegistryEntry` derives from this); a request or override scope
+/// makes one for its own weak instance (`ScopedInstances.buildOwn`), and a
+/// `ScopedInstance` for the rest. Reads take no lock: a strong instance is
+/// written once, then published by `state`; a weak one sits in an immutable
+/// box that a rebuild replaces. Only building (the first resolve, or a weak
+/// rebuild) goes through `buildOnce`.
 ///
-/// Not generic (architecture: No generic metadata per type). The strong instance is kept in the holder's
-/// inline storage (`InlineValue`), written once, and read and written by
-/// generic methods that take its type.
-///
-/// Every registration is one (`AnyRegistryEntry` derives from it), so a lazy
-/// registration keeps its own instance: one allocation per registration
-/// fewer than a holder of its own, and one load fewer on a read. Its members
-/// are final: a subclass only adds what a registration is.
+/// Not generic (architecture: No generic metadata per type): the strong
+/// instance is kept in the holder's inline storage (`InlineValue`), read and
+/// written by generic methods that take its type. Its members are final: a
+/// registration only adds what a registration is (architecture: An entry is
+/// its own holder).
 @usableFromInline
-class RegisteredInstance: InstanceHolder, @unchecked Sendable {
+class SharedInstanceHolder: InstanceHolder, @unchecked Sendable {
     @usableFromInline final let holdsWeakly: Bool
     /// A retained `WeakBox`; read inside a read section only, since a
     /// rebuild replaces it and releases the old one after a grace period.

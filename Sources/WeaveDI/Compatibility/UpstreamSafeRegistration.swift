@@ -292,6 +292,12 @@ public enum SafeDependencyResolver {
 
 /// Upstream's helpers for `DependencyKey.liveValue` bodies: read what was
 /// registered at startup, never register from inside the key.
+///
+/// Upstream had two enums of these helpers, this one and
+/// ``SimpleSafeDependencyRegister``; here the second is another name for
+/// this one, so each name has both upstream spellings of the fallback read
+/// (``resolveWithFallback(_:fallback:)`` and
+/// ``safeResolveWithFallback(_:fallback:)``).
 public enum SafeDependencyRegister {
     /// Does nothing, as upstream's did (its body was a commented example):
     /// register dependencies at startup with `UnifiedDI.register`.
@@ -314,23 +320,19 @@ public enum SafeDependencyRegister {
     ) -> T where T: Sendable {
         UnifiedDI.resolve(T.self) ?? fallback()
     }
-}
 
-/// The same helpers under upstream's other name.
-public enum SimpleSafeDependencyRegister {
-    /// The instance registered for `T`, or nil.
-    public static func safeResolve<T>(_ keyPath: KeyPath<DIContainer, T?>) -> T? where T: Sendable {
-        UnifiedDI.resolve(T.self)
-    }
-
-    /// The instance registered for `T`, or `fallback()` (not registered).
+    /// ``resolveWithFallback(_:fallback:)`` under the name upstream's
+    /// `SimpleSafeDependencyRegister` gave it.
     public static func safeResolveWithFallback<T>(
         _ keyPath: KeyPath<DIContainer, T?>,
         fallback: @autoclosure () -> T
     ) -> T where T: Sendable {
-        UnifiedDI.resolve(T.self) ?? fallback()
+        resolveWithFallback(keyPath, fallback: fallback())
     }
 }
+
+/// The same helpers under upstream's other name.
+public typealias SimpleSafeDependencyRegister = SafeDependencyRegister
 
 /// Upstream's example snippets for `DependencyKey` bodies, as text.
 public enum SafeDependencyKeyPatterns {

@@ -27,8 +27,21 @@ extension ModuleFactory {
     }
 }
 
-/// The module factory for repositories.
-public struct RepositoryModuleFactory: ModuleFactory, Sendable {
+/// A module factory of one role: the members the four upstream factories
+/// share, written once. Each upstream name is this type bound to its role
+/// (``RepositoryModuleFactory``, ``UseCaseModuleFactory``,
+/// ``ScopeModuleFactory``, ``DiModuleFactory``), and each role's `add…`
+/// method is in an extension of that name. An app extends a factory by its
+/// upstream name, as before:
+///
+/// ```swift
+/// extension RepositoryModuleFactory {
+///     public mutating func registerDefaultDefinitions() {
+///         addRepository(AuthRepository.self) { AuthRepositoryImpl() }
+///     }
+/// }
+/// ```
+public struct ModuleFactoryOf<Role: ModuleFactoryRole>: ModuleFactory, Sendable {
     /// The helper that makes the modules.
     public let registerModule = RegisterModule()
     /// The module makers, in registration order.
@@ -36,7 +49,37 @@ public struct RepositoryModuleFactory: ModuleFactory, Sendable {
 
     /// An empty factory.
     public init() {}
+}
 
+/// What a ``ModuleFactoryOf`` makes modules for: one of the four roles of
+/// upstream's module factories. A role is only a name; it has no members.
+public protocol ModuleFactoryRole {}
+
+/// The roles of the four upstream module factories.
+public enum ModuleFactoryRoles {
+    /// Repositories: ``RepositoryModuleFactory``.
+    public enum Repository: ModuleFactoryRole {}
+    /// Use cases built from repositories: ``UseCaseModuleFactory``.
+    public enum UseCase: ModuleFactoryRole {}
+    /// Scoped services: ``ScopeModuleFactory``.
+    public enum Scope: ModuleFactoryRole {}
+    /// Other dependencies: ``DiModuleFactory``.
+    public enum Dependency: ModuleFactoryRole {}
+}
+
+/// The module factory for repositories.
+public typealias RepositoryModuleFactory = ModuleFactoryOf<ModuleFactoryRoles.Repository>
+
+/// The module factory for use cases built from repositories.
+public typealias UseCaseModuleFactory = ModuleFactoryOf<ModuleFactoryRoles.UseCase>
+
+/// The module factory for scoped services.
+public typealias ScopeModuleFactory = ModuleFactoryOf<ModuleFactoryRoles.Scope>
+
+/// The module factory for other dependencies.
+public typealias DiModuleFactory = ModuleFactoryOf<ModuleFactoryRoles.Dependency>
+
+extension RepositoryModuleFactory {
     /// Adds a definition registering `factory` for `type`.
     ///
     /// ```swift
@@ -47,16 +90,7 @@ public struct RepositoryModuleFactory: ModuleFactory, Sendable {
     }
 }
 
-/// The module factory for use cases built from repositories.
-public struct UseCaseModuleFactory: ModuleFactory, Sendable {
-    /// The helper that makes the modules.
-    public let registerModule = RegisterModule()
-    /// The module makers, in registration order.
-    public var definitions: [@Sendable () -> Module] = []
-
-    /// An empty factory.
-    public init() {}
-
+extension UseCaseModuleFactory {
     /// Adds a definition registering a use case built from the registered
     /// repository, or from `repositoryFallback()` when none is registered
     /// (``RegisterModule/makeUseCaseWithRepository(_:repositoryProtocol:repositoryFallback:factory:)``).
@@ -85,32 +119,14 @@ public struct UseCaseModuleFactory: ModuleFactory, Sendable {
     }
 }
 
-/// The module factory for scoped services.
-public struct ScopeModuleFactory: ModuleFactory, Sendable {
-    /// The helper that makes the modules.
-    public let registerModule = RegisterModule()
-    /// The module makers, in registration order.
-    public var definitions: [@Sendable () -> Module] = []
-
-    /// An empty factory.
-    public init() {}
-
+extension ScopeModuleFactory {
     /// Adds a definition registering `factory` for `type`.
     public mutating func addScoped<T: Sendable>(_ type: T.Type, factory: @escaping @Sendable () -> T) {
         definitions.append(registerModule.makeDependency(type, factory: factory))
     }
 }
 
-/// The module factory for other dependencies.
-public struct DiModuleFactory: ModuleFactory, Sendable {
-    /// The helper that makes the modules.
-    public let registerModule = RegisterModule()
-    /// The module makers, in registration order.
-    public var definitions: [@Sendable () -> Module] = []
-
-    /// An empty factory.
-    public init() {}
-
+extension DiModuleFactory {
     /// Adds a definition registering `factory` for `type`.
     public mutating func addDependency<T: Sendable>(_ type: T.Type, factory: @escaping @Sendable () -> T) {
         definitions.append(registerModule.makeDependency(type, factory: factory))

@@ -366,7 +366,10 @@ func registerBatch(_ registrations: [any DependencyRegistration]) {
 /// configuration.configure()
 /// ```
 @resultBuilder
-public struct DependencyBuilder {
+public struct DependencyBuilder: ArrayResultBuilder {
+    /// The collected registrations' type.
+    public typealias Element = any DependencyRegistration
+
     /// A value, registered under its static type.
     public static func buildExpression<T: Sendable>(_ expression: T) -> [any DependencyRegistration] {
         [TypedDependency(expression)]
@@ -386,36 +389,6 @@ public struct DependencyBuilder {
     /// registers nothing.
     public static func buildExpression(_ expression: Void) -> [any DependencyRegistration] {
         []
-    }
-
-    /// The registrations of a block, in order.
-    public static func buildBlock(_ components: [any DependencyRegistration]...) -> [any DependencyRegistration] {
-        components.flatMap { $0 }
-    }
-
-    /// The registrations of every pass of a `for` loop.
-    public static func buildArray(_ components: [[any DependencyRegistration]]) -> [any DependencyRegistration] {
-        components.flatMap { $0 }
-    }
-
-    /// An `if` without `else`: nothing when the condition is false.
-    public static func buildOptional(_ component: [any DependencyRegistration]?) -> [any DependencyRegistration] {
-        component ?? []
-    }
-
-    /// The first branch of an `if`-`else` or `switch`.
-    public static func buildEither(first component: [any DependencyRegistration]) -> [any DependencyRegistration] {
-        component
-    }
-
-    /// The second branch of an `if`-`else` or `switch`.
-    public static func buildEither(second component: [any DependencyRegistration]) -> [any DependencyRegistration] {
-        component
-    }
-
-    /// An `if #available` branch.
-    public static func buildLimitedAvailability(_ component: [any DependencyRegistration]) -> [any DependencyRegistration] {
-        component
     }
 }
 

@@ -477,35 +477,13 @@ public struct BulkRegistrationEntry: Sendable {
 /// `buildOptional` and `buildArray` with types its `buildBlock` could not
 /// take, so neither compiled).
 @resultBuilder
-public struct EasyScopeBuilder {
+public struct EasyScopeBuilder: ArrayResultBuilder {
+    /// The collected entries' type.
+    public typealias Element = RegisterEasyScopeEntry
+
     /// One entry.
     public static func buildExpression(_ expression: RegisterEasyScopeEntry) -> [RegisterEasyScopeEntry] {
         [expression]
-    }
-
-    /// The entries, in order.
-    public static func buildBlock(_ components: [RegisterEasyScopeEntry]...) -> [RegisterEasyScopeEntry] {
-        components.flatMap { $0 }
-    }
-
-    /// A loop's entries.
-    public static func buildArray(_ components: [[RegisterEasyScopeEntry]]) -> [RegisterEasyScopeEntry] {
-        components.flatMap { $0 }
-    }
-
-    /// An `if` without `else`.
-    public static func buildOptional(_ component: [RegisterEasyScopeEntry]?) -> [RegisterEasyScopeEntry] {
-        component ?? []
-    }
-
-    /// The `if` branch.
-    public static func buildEither(first component: [RegisterEasyScopeEntry]) -> [RegisterEasyScopeEntry] {
-        component
-    }
-
-    /// The `else` branch.
-    public static func buildEither(second component: [RegisterEasyScopeEntry]) -> [RegisterEasyScopeEntry] {
-        component
     }
 }
 

@@ -217,32 +217,16 @@ enum ModuleOrder {
     }
 }
 
-/// Collects ``AdvancedModule``s.
+/// Collects ``AdvancedModule``s. Modules may sit inside `if`, `if`/`else`,
+/// `switch` and `for` (``ArrayResultBuilder``).
 @resultBuilder
-public struct ModuleBuilder {
-    /// The modules, in order.
-    public static func buildBlock(_ components: any AdvancedModule...) -> [any AdvancedModule] {
-        components
-    }
+public struct ModuleBuilder: ArrayResultBuilder {
+    /// The collected modules' type.
+    public typealias Element = any AdvancedModule
 
-    /// A loop's modules.
-    public static func buildArray(_ components: [[any AdvancedModule]]) -> [any AdvancedModule] {
-        components.flatMap { $0 }
-    }
-
-    /// An `if` without `else`.
-    public static func buildOptional(_ component: [any AdvancedModule]?) -> [any AdvancedModule] {
-        component ?? []
-    }
-
-    /// The `if` branch.
-    public static func buildEither(first component: [any AdvancedModule]) -> [any AdvancedModule] {
-        component
-    }
-
-    /// The `else` branch.
-    public static func buildEither(second component: [any AdvancedModule]) -> [any AdvancedModule] {
-        component
+    /// One module.
+    public static func buildExpression(_ expression: any AdvancedModule) -> [any AdvancedModule] {
+        [expression]
     }
 }
 

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 // Upstream 3.4's configuration switches and the hooks its add-on modules
 // install (`OptimizationHooks`, `OptimizerLogLevel`, `WeaveDIConfiguration`).
 // The registry's read and write paths are C and take no Swift callbacks:
@@ -302,8 +294,7 @@ public enum WeaveDIConfiguration {
     }
 
     private static func variable(_ name: String) -> String? {
-        guard let raw = getenv(name) else { return nil }
-        let value = String(cString: raw)
+        guard let value = ProcessEnvironment.value(name) else { return nil }
         let isSpace: (Character) -> Bool = { $0.isWhitespace }
         guard let start = value.firstIndex(where: { !isSpace($0) }), let end = value.lastIndex(where: { !isSpace($0) })
         else { return "" }

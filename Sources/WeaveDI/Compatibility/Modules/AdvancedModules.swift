@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A named unit of registration with dependencies on other units, hooks
 /// around its registration and a condition: upstream 3.3's "enhanced module
 /// system", run by ``ModuleGroup`` and ``ModuleRegistry`` in dependency
@@ -99,7 +91,7 @@ public struct ConditionalModule: AdvancedModule {
         ConditionalModule(
             identifier: identifier,
             dependencies: dependencies,
-            condition: { getenv(envKey).map { String(cString: $0) } == expectedValue },
+            condition: { ProcessEnvironment.value(envKey) == expectedValue },
             module: module
         )
     }

@@ -3,117 +3,68 @@ import XCTest
 
 // One key-path accessor over the locked state serves every hook of
 // `OptimizationHooks` and every switch of `WeaveDIConfiguration`: each
-// property reads and assigns its own field.
+// property reads and assigns its own field. The tables name each public
+// property once, by a key path on the type's metatype (Swift 6.1); a key
+// path to a computed property prints as an address, so a failure names
+// the property by its index in the table.
 
 final class Upstream34ConfigurationStateTests: UpstreamTestCase {
-    private struct Switch {
-        let name: String
-        let get: () -> Bool
-        let set: (Bool) -> Void
-    }
-
     func testEachSwitchReadsBackWhatWasAssignedAndChangesNoOther() {
-        let switches = [
-            Switch(
-                name: "enableOptimizerTracking", get: { WeaveDIConfiguration.enableOptimizerTracking },
-                set: { WeaveDIConfiguration.enableOptimizerTracking = $0 }),
-            Switch(
-                name: "enableAutoMonitor", get: { WeaveDIConfiguration.enableAutoMonitor },
-                set: { WeaveDIConfiguration.enableAutoMonitor = $0 }),
-            Switch(
-                name: "enableVerboseLogging", get: { WeaveDIConfiguration.enableVerboseLogging },
-                set: { WeaveDIConfiguration.enableVerboseLogging = $0 }),
-            Switch(
-                name: "enableRegistryAutoHealthCheck", get: { WeaveDIConfiguration.enableRegistryAutoHealthCheck },
-                set: { WeaveDIConfiguration.enableRegistryAutoHealthCheck = $0 }),
-            Switch(
-                name: "enableRegistryAutoFix", get: { WeaveDIConfiguration.enableRegistryAutoFix },
-                set: { WeaveDIConfiguration.enableRegistryAutoFix = $0 }),
-            Switch(
-                name: "enableRegistryHealthLogging", get: { WeaveDIConfiguration.enableRegistryHealthLogging },
-                set: { WeaveDIConfiguration.enableRegistryHealthLogging = $0 }),
+        let switches: [ReferenceWritableKeyPath<WeaveDIConfiguration.Type, Bool>] = [
+            \.enableOptimizerTracking, \.enableAutoMonitor, \.enableVerboseLogging,
+            \.enableRegistryAutoHealthCheck, \.enableRegistryAutoFix, \.enableRegistryHealthLogging,
         ]
-        let before = switches.map { $0.get() }
-        defer { for (flag, value) in zip(switches, before) { flag.set(value) } }
+        let configuration = WeaveDIConfiguration.self
+        let before = switches.map { configuration[keyPath: $0] }
+        defer { for (flag, value) in zip(switches, before) { configuration[keyPath: flag] = value } }
         XCTAssertEqual(before, [true, false, false, true, true, false], "upstream's defaults")
 
         for (index, flag) in switches.enumerated() {
-            flag.set(!before[index])
-            for (other, value) in zip(switches, before) {
-                XCTAssertEqual(other.get(), other.name == flag.name ? !value : value, "\(flag.name) -> \(other.name)")
+            configuration[keyPath: flag] = !before[index]
+            for (otherIndex, other) in switches.enumerated() {
+                let expected = otherIndex == index ? !before[otherIndex] : before[otherIndex]
+                XCTAssertEqual(configuration[keyPath: other], expected, "switch \(index) -> switch \(otherIndex)")
             }
-            flag.set(before[index])
+            configuration[keyPath: flag] = before[index]
         }
     }
 
     private struct Hook {
-        let name: String
         let isInstalled: () -> Bool
         let install: () -> Void
         let remove: () -> Void
+
+        init<Value>(_ path: ReferenceWritableKeyPath<OptimizationHooks.Type, Value?>, installing value: Value) {
+            isInstalled = { OptimizationHooks.self[keyPath: path] != nil }
+            install = { OptimizationHooks.self[keyPath: path] = value }
+            remove = { OptimizationHooks.self[keyPath: path] = nil }
+        }
     }
 
     func testEachHookKeepsWhatIsInstalledInItsOwnSlot() {
         let hooks = [
-            Hook(
-                name: "trackRegistration", isInstalled: { OptimizationHooks.trackRegistration != nil },
-                install: { OptimizationHooks.trackRegistration = { _ in } },
-                remove: { OptimizationHooks.trackRegistration = nil }),
-            Hook(
-                name: "trackResolution", isInstalled: { OptimizationHooks.trackResolution != nil },
-                install: { OptimizationHooks.trackResolution = { _ in } },
-                remove: { OptimizationHooks.trackResolution = nil }),
-            Hook(
-                name: "handleNilResolution", isInstalled: { OptimizationHooks.handleNilResolution != nil },
-                install: { OptimizationHooks.handleNilResolution = { _ in } },
-                remove: { OptimizationHooks.handleNilResolution = nil }),
-            Hook(
-                name: "setOptimizationEnabled", isInstalled: { OptimizationHooks.setOptimizationEnabled != nil },
-                install: { OptimizationHooks.setOptimizationEnabled = { _ in } },
-                remove: { OptimizationHooks.setOptimizationEnabled = nil }),
-            Hook(
-                name: "resetStats", isInstalled: { OptimizationHooks.resetStats != nil },
-                install: { OptimizationHooks.resetStats = {} }, remove: { OptimizationHooks.resetStats = nil }),
-            Hook(
-                name: "setOptimizerLogLevel", isInstalled: { OptimizationHooks.setOptimizerLogLevel != nil },
-                install: { OptimizationHooks.setOptimizerLogLevel = { _ in } },
-                remove: { OptimizationHooks.setOptimizerLogLevel = nil }),
-            Hook(
-                name: "setAutoMonitorEnabled", isInstalled: { OptimizationHooks.setAutoMonitorEnabled != nil },
-                install: { OptimizationHooks.setAutoMonitorEnabled = { _ in } },
-                remove: { OptimizationHooks.setAutoMonitorEnabled = nil }),
-            Hook(
-                name: "onModuleRegistered", isInstalled: { OptimizationHooks.onModuleRegistered != nil },
-                install: { OptimizationHooks.onModuleRegistered = { _ in } },
-                remove: { OptimizationHooks.onModuleRegistered = nil }),
-            Hook(
-                name: "recordAutoEdgeIfEnabled", isInstalled: { OptimizationHooks.recordAutoEdgeIfEnabled != nil },
-                install: { OptimizationHooks.recordAutoEdgeIfEnabled = { _ in } },
-                remove: { OptimizationHooks.recordAutoEdgeIfEnabled = nil }),
-            Hook(
-                name: "beginResolution", isInstalled: { OptimizationHooks.beginResolution != nil },
-                install: { OptimizationHooks.beginResolution = { _ in } },
-                remove: { OptimizationHooks.beginResolution = nil }),
-            Hook(
-                name: "endResolution", isInstalled: { OptimizationHooks.endResolution != nil },
-                install: { OptimizationHooks.endResolution = { _ in } },
-                remove: { OptimizationHooks.endResolution = nil }),
-            Hook(
-                name: "addGraphNode", isInstalled: { OptimizationHooks.addGraphNode != nil },
-                install: { OptimizationHooks.addGraphNode = { _ in } },
-                remove: { OptimizationHooks.addGraphNode = nil }),
-            Hook(
-                name: "addGraphEdge", isInstalled: { OptimizationHooks.addGraphEdge != nil },
-                install: { OptimizationHooks.addGraphEdge = { _, _, _ in } },
-                remove: { OptimizationHooks.addGraphEdge = nil }),
+            Hook(\.trackRegistration, installing: { _ in }),
+            Hook(\.trackResolution, installing: { _ in }),
+            Hook(\.handleNilResolution, installing: { _ in }),
+            Hook(\.setOptimizationEnabled, installing: { _ in }),
+            Hook(\.resetStats, installing: {}),
+            Hook(\.setOptimizerLogLevel, installing: { _ in }),
+            Hook(\.setAutoMonitorEnabled, installing: { _ in }),
+            Hook(\.onModuleRegistered, installing: { _ in }),
+            Hook(\.recordAutoEdgeIfEnabled, installing: { _ in }),
+            Hook(\.beginResolution, installing: { _ in }),
+            Hook(\.endResolution, installing: { _ in }),
+            Hook(\.addGraphNode, installing: { _ in }),
+            Hook(\.addGraphEdge, installing: { _, _, _ in }),
         ]
-        XCTAssertEqual(hooks.filter { $0.isInstalled() }.map(\.name), [], "none installed by default")
+        let installed = { hooks.indices.filter { hooks[$0].isInstalled() } }
+        XCTAssertEqual(installed(), [], "none installed by default")
 
-        for hook in hooks {
+        for (index, hook) in hooks.enumerated() {
             hook.install()
-            XCTAssertEqual(hooks.filter { $0.isInstalled() }.map(\.name), [hook.name])
+            XCTAssertEqual(installed(), [index])
             hook.remove()
-            XCTAssertFalse(hook.isInstalled(), hook.name)
+            XCTAssertFalse(hook.isInstalled(), "hook \(index)")
         }
     }
 }

@@ -16,15 +16,18 @@ let package = Package(
         // The registry on the system's Concurrency Kit, as a Linux server has it.
         .package(name: "WeaveDI", path: "../..", traits: ["SystemConcurrencyKit"]),
         .package(url: "https://github.com/vapor/vapor.git", exact: "4.122.3"),
+        // The services and bodies both examples share.
+        .package(path: "../TodoServices"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
-        // The API: services, both wirings, routes. Shared by the executable and the tests.
+        // The API: both wirings and the routes over TodoServices. Shared by the executable and the tests.
         .target(
             name: "TodoAPI",
             dependencies: [
                 .product(name: "WeaveDI", package: "WeaveDI"),
+                .product(name: "TodoServices", package: "TodoServices"),
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -35,6 +38,7 @@ let package = Package(
             name: "VaporServer",
             dependencies: [
                 "TodoAPI",
+                .product(name: "TodoServices", package: "TodoServices"),
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -44,6 +48,7 @@ let package = Package(
             name: "TodoAPITests",
             dependencies: [
                 "TodoAPI",
+                .product(name: "TodoServices", package: "TodoServices"),
                 .product(name: "WeaveDI", package: "WeaveDI"),
                 .product(name: "XCTVapor", package: "vapor"),
             ],

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import TodoAPI
+import TodoServices
 import WeaveDI
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import TodoServices
 import WeaveDI
 
 /// Where the handlers' services come from.

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import TodoServices
 import WeaveDI
 
 /// `InjectedKey` for the repository, so handlers can write
@@ -117,14 +118,15 @@ struct RequestServices {
 
 /// The container's shutdown (`UnifiedDI.shutdown()`) awaits these newest
 /// first: the store refuses further calls, then the pool closes its
-/// connections.
-extension TodoStore: AsyncShutdown {
+/// connections. TodoServices does not import WeaveDI; the wiring adds the
+/// conformances, as an app does for services of a module of their own.
+extension TodoStore: @retroactive AsyncShutdown {
     public func shutdown() async {
         close()
     }
 }
 
-extension DatabasePool: AsyncShutdown {
+extension DatabasePool: @retroactive AsyncShutdown {
     public func shutdown() async {
         await close()
     }

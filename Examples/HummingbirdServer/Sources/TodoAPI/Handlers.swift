@@ -1,4 +1,5 @@
 import Hummingbird
+import TodoServices
 
 /// The handlers' logic, identical for both wirings: it is handed its
 /// services and never looks them up. Only where the services come from differs

@@ -1,4 +1,5 @@
 import Hummingbird
+import TodoServices
 
 /// The same services wired by hand: the store (over a pool connected by
 /// hand, `DatabasePool.connect`) made once and captured by the routes, the

@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import TodoAPI
+import TodoServices
 import WeaveDI
 import XCTest
 

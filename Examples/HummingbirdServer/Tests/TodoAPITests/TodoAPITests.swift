@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import TodoAPI
+import TodoServices
 import WeaveDI
 import XCTest
 

@@ -1,4 +1,5 @@
 import Logging
+import TodoServices
 import Vapor
 import WeaveDI
 

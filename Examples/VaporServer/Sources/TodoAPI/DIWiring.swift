@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Synchronization
+import TodoServices
 import Vapor
 import WeaveDI
 
@@ -207,13 +208,15 @@ public final class InFlightRequests: Sendable {
 /// The container's shutdown (`UnifiedDI.shutdown()`, which
 /// ReleaseDependenciesOnShutdown awaits) awaits these newest first: the
 /// store refuses further calls, then the pool closes its connections.
-extension TodoStore: AsyncShutdown {
+/// TodoServices does not import WeaveDI; the wiring adds the conformances,
+/// as an app does for services of a module of their own.
+extension TodoStore: @retroactive AsyncShutdown {
     public func shutdown() async {
         close()
     }
 }
 
-extension DatabasePool: AsyncShutdown {
+extension DatabasePool: @retroactive AsyncShutdown {
     public func shutdown() async {
         await close()
     }

@@ -1,3 +1,4 @@
+import TodoServices
 import Vapor
 
 /// The handlers' logic, identical for both wirings: it is handed its

@@ -1,3 +1,4 @@
+import TodoServices
 import Vapor
 
 /// The same services wired by hand: the store (over a pool connected by

@@ -1,4 +1,5 @@
 import Foundation
+import TodoServices
 import Vapor
 
 /// Response bodies encode themselves as JSON with sorted keys instead of going
@@ -37,52 +38,9 @@ public struct WithStatus<Body: JSONResponseBody>: AsyncResponseEncodable {
     }
 }
 
-public struct TodoDTO: JSONResponseBody, Equatable {
-    public var id: Int
-    public var title: String
-    public var done: Bool
-
-    public init(id: Int, title: String, done: Bool) {
-        self.id = id
-        self.title = title
-        self.done = done
-    }
-}
-
-/// What every todo response carries besides its data: the id of the
-/// request's unit of work as the handler saw it and as the presenter saw it.
-public struct ResponseMeta: JSONResponseBody, Equatable {
-    public var unitOfWork: UInt64
-    public var presenterUnitOfWork: UInt64
-    public var reads: Int
-    public var writes: Int
-}
-
-public struct TodoResponse: JSONResponseBody, Equatable {
-    public var todo: TodoDTO
-    public var meta: ResponseMeta
-}
-
-public struct TodoListResponse: JSONResponseBody, Equatable {
-    public var todos: [TodoDTO]
-    public var meta: ResponseMeta
-}
-
-public struct CreateTodoRequest: Content {
-    public var title: String
-    public init(title: String) { self.title = title }
-}
-
-public struct HealthResponse: JSONResponseBody, Equatable {
-    public var status: String
-    public init(status: String) { self.status = status }
-}
-
-public struct StatsResponse: JSONResponseBody, Equatable {
-    public var todos: Int
-    public var unitsOfWorkAlive: Int
-    public init(todos: Int, unitsOfWorkAlive: Int) {
-        self.todos = todos
-        self.unitsOfWorkAlive = unitsOfWorkAlive
-    }
-}
+// The bodies are TodoServices' plain Codable types, shared with the
+// Hummingbird example; JSONResponseBody adds Vapor's AsyncResponseEncodable.
+extension TodoResponse: JSONResponseBody, @retroactive AsyncResponseEncodable {}
+extension TodoListResponse: JSONResponseBody, @retroactive AsyncResponseEncodable {}
+extension HealthResponse: JSONResponseBody, @retroactive AsyncResponseEncodable {}
+extension StatsResponse: JSONResponseBody, @retroactive AsyncResponseEncodable {}

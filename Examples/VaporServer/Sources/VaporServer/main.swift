@@ -1,5 +1,6 @@
 import Logging
 import TodoAPI
+import TodoServices
 import Vapor
 import WeaveDI
 

@@ -1,4 +1,5 @@
 import TodoAPI
+import TodoServices
 import WeaveDI
 import XCTVapor
 

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import TodoAPI
+import TodoServices
 import WeaveDI
 
 /// The PostgreSQL database the tests use: the server `scripts/postgres.sh

@@ -1,5 +1,6 @@
 import Foundation
 import TodoAPI
+import TodoServices
 import WeaveDI
 import XCTVapor
 

@@ -6,8 +6,8 @@ import Musl
 import Darwin
 #endif
 
-enum FileHandleStderr {
-    static func write(_ text: String) {
+public enum FileHandleStderr {
+    public static func write(_ text: String) {
         var text = text
         text.withUTF8 { bytes in
             #if canImport(Darwin)

@@ -419,29 +419,3 @@ public final class UnitOfWork: Sendable {
     public var reads: Int { counts.withLock { $0.reads } }
     public var writes: Int { counts.withLock { $0.writes } }
 }
-
-/// Transient: a new one per resolve. Turns stored todos into response
-/// bodies; it holds the request's unit of work (resolved in its factory under
-/// DI, passed by hand under manual wiring) and echoes its id, so a response
-/// shows whether the handler and the presenter saw the same unit of work.
-public struct TodoPresenter: Sendable {
-    public let unitOfWork: UnitOfWork
-
-    public init(unitOfWork: UnitOfWork) {
-        self.unitOfWork = unitOfWork
-    }
-
-    public func present(_ todo: Todo) -> TodoDTO {
-        TodoDTO(id: todo.id, title: todo.title, done: todo.done)
-    }
-
-    /// `handlerUnitOfWork` is the one the handler itself got.
-    public func meta(handlerUnitOfWork: UnitOfWork) -> ResponseMeta {
-        ResponseMeta(
-            unitOfWork: handlerUnitOfWork.id,
-            presenterUnitOfWork: unitOfWork.id,
-            reads: handlerUnitOfWork.reads,
-            writes: handlerUnitOfWork.writes
-        )
-    }
-}

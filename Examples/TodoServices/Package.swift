@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
 // What both server examples run behind their HTTP layer: the PostgreSQL pool,
-// the todo store, the per-request unit of work, the presenter and the response
+// the todo store, the per-request unit of work, the presenter, the handlers' logic and the response
 // bodies. No web framework and no DI: each example adds its framework's
 // conformances and wires these services its two ways (WeaveDI and by hand).
 // A package of its own so Examples/HummingbirdServer and Examples/VaporServer

@@ -74,12 +74,13 @@ public enum DIWiring {
         router.post("/todos") { request, context in
             let body = try await request.decode(as: CreateTodoRequest.self, context: context)
             let services = RequestServices()
-            return try await TodoHandlers.create(
+            let todo = try await TodoHandlers.create(
                 body,
                 store: services.store,
                 unitOfWork: services.unitOfWork,
                 presenter: try services.presenter()
             )
+            return EditedResponse(status: .created, response: todo)
         }
         router.post("/todos/:id/done") { _, context in
             let id = try context.parameters.require("id", as: Int.self)

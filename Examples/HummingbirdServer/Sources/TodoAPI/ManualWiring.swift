@@ -28,12 +28,13 @@ enum ManualWiring {
         router.post("/todos") { request, context in
             let body = try await request.decode(as: CreateTodoRequest.self, context: context)
             let unitOfWork = UnitOfWork()
-            return try await TodoHandlers.create(
+            let todo = try await TodoHandlers.create(
                 body,
                 store: store,
                 unitOfWork: unitOfWork,
                 presenter: TodoPresenter(unitOfWork: unitOfWork)
             )
+            return EditedResponse(status: .created, response: todo)
         }
         router.post("/todos/:id/done") { _, context in
             let id = try context.parameters.require("id", as: Int.self)

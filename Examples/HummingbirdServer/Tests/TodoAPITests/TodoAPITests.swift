@@ -50,12 +50,15 @@ final class TodoAPITests: XCTestCase {
                     XCTAssertEqual(created.todo, TodoDTO(id: 4, title: "from the test", done: false), "\(wiring)")
                     XCTAssertEqual(created.meta.writes, 1)
                 }
+                // The shared handlers' refusals, in Hummingbird's HTTPError body.
                 try await client.execute(uri: "/todos/99", method: .get) { response in
                     XCTAssertEqual(response.status, .notFound, "\(wiring)")
+                    XCTAssertEqual(String(buffer: response.body), #"{"error":{"message":"no todo 99"}}"#, "\(wiring)")
                 }
                 try await client.execute(uri: "/todos", method: .post, body: ByteBuffer(string: #"{"title":" "}"#)) {
                     response in
                     XCTAssertEqual(response.status, .badRequest, "\(wiring)")
+                    XCTAssertEqual(String(buffer: response.body), #"{"error":{"message":"title is empty"}}"#, "\(wiring)")
                 }
                 try await client.execute(uri: "/stats", method: .get) { response in
                     XCTAssertEqual(

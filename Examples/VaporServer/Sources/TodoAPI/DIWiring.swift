@@ -75,12 +75,13 @@ public enum DIWiring {
         routes.post("todos") { request in
             let body = try request.content.decode(CreateTodoRequest.self, as: .json)
             let services = RequestServices()
-            return try await TodoHandlers.create(
+            let todo = try await TodoHandlers.create(
                 body,
                 store: services.store,
                 unitOfWork: services.unitOfWork,
                 presenter: try services.presenter()
             )
+            return WithStatus(status: .created, body: todo)
         }
         routes.post("todos", ":id", "done") { request in
             let id = try TodoHandlers.todoID(request)

@@ -1,57 +1,7 @@
 import TodoServices
 import Vapor
 
-/// The handlers' logic, identical for both wirings: it is handed its
-/// services and never looks them up. Only where the services come from differs
-/// (DIWiring.swift, ManualWiring.swift). Apart from Vapor's `Abort` in place of
-/// Hummingbird's `HTTPError`, this is the Hummingbird example's file.
-enum TodoHandlers {
-    static func get(id: Int, store: TodoStore, unitOfWork: UnitOfWork, presenter: TodoPresenter) async throws
-        -> TodoResponse
-    {
-        unitOfWork.recordRead()
-        guard let todo = try await database({ try await store.todo(id: id) }) else {
-            throw Abort(.notFound, reason: "no todo \(id)")
-        }
-        return TodoResponse(todo: presenter.present(todo), meta: presenter.meta(handlerUnitOfWork: unitOfWork))
-    }
-
-    static func list(store: TodoStore, unitOfWork: UnitOfWork, presenter: TodoPresenter) async throws
-        -> TodoListResponse
-    {
-        unitOfWork.recordRead()
-        let todos = try await database { try await store.all() }.map(presenter.present)
-        return TodoListResponse(todos: todos, meta: presenter.meta(handlerUnitOfWork: unitOfWork))
-    }
-
-    static func create(
-        _ body: CreateTodoRequest,
-        store: TodoStore,
-        unitOfWork: UnitOfWork,
-        presenter: TodoPresenter
-    ) async throws -> WithStatus<TodoResponse> {
-        let title = body.title.trimmingWhitespace()
-        guard !title.isEmpty else {
-            throw Abort(.badRequest, reason: "title is empty")
-        }
-        unitOfWork.recordWrite()
-        let todo = try await database { try await store.insert(title: title) }
-        return WithStatus(
-            status: .created,
-            body: TodoResponse(todo: presenter.present(todo), meta: presenter.meta(handlerUnitOfWork: unitOfWork))
-        )
-    }
-
-    static func markDone(id: Int, store: TodoStore, unitOfWork: UnitOfWork, presenter: TodoPresenter) async throws
-        -> TodoResponse
-    {
-        unitOfWork.recordWrite()
-        guard let todo = try await database({ try await store.markDone(id: id) }) else {
-            throw Abort(.notFound, reason: "no todo \(id)")
-        }
-        return TodoResponse(todo: presenter.present(todo), meta: presenter.meta(handlerUnitOfWork: unitOfWork))
-    }
-
+extension TodoHandlers {
     /// The `:id` of `/todos/:id`. A 400 when it is not an integer, as in the
     /// Hummingbird example (Vapor's `parameters.require` would answer 422).
     static func todoID(_ request: Request) throws -> Int {
@@ -60,27 +10,10 @@ enum TodoHandlers {
         }
         return id
     }
-
-    static func stats(store: TodoStore) async throws -> StatsResponse {
-        StatsResponse(todos: try await database { try await store.count() }, unitsOfWorkAlive: UnitOfWork.alive)
-    }
-
-    /// A database that is down, restarting, slow past the request budget or
-    /// closing is a 503 naming the cause; the client may retry.
-    private static func database<T>(_ operation: () async throws -> T) async throws -> T {
-        do {
-            return try await operation()
-        } catch let error as DatabaseError {
-            throw Abort(.serviceUnavailable, reason: error.description)
-        }
-    }
 }
 
-extension String {
-    func trimmingWhitespace() -> String {
-        var slice = Substring(self)
-        while let first = slice.first, first.isWhitespace { slice.removeFirst() }
-        while let last = slice.last, last.isWhitespace { slice.removeLast() }
-        return String(slice)
-    }
+// The shared handlers' refusals, answered as Vapor's `Abort` answers
+// (`{"error": true, "reason": ...}` with the status).
+extension TodoRequestError: @retroactive AbortError {
+    public var status: HTTPResponseStatus { HTTPResponseStatus(statusCode: code) }
 }

@@ -28,12 +28,13 @@ enum ManualWiring {
         routes.post("todos") { request in
             let body = try request.content.decode(CreateTodoRequest.self, as: .json)
             let unitOfWork = UnitOfWork()
-            return try await TodoHandlers.create(
+            let todo = try await TodoHandlers.create(
                 body,
                 store: store,
                 unitOfWork: unitOfWork,
                 presenter: TodoPresenter(unitOfWork: unitOfWork)
             )
+            return WithStatus(status: .created, body: todo)
         }
         routes.post("todos", ":id", "done") { request in
             let id = try TodoHandlers.todoID(request)

@@ -65,14 +65,17 @@ final class TodoAPITests: XCTestCase {
                     XCTAssertEqual(created.todo, TodoDTO(id: 4, title: "from the test", done: false), "\(wiring)")
                     XCTAssertEqual(created.meta.writes, 1)
                 }
+                // The shared handlers' refusals, in Vapor's Abort body.
                 try await client.test(.GET, "/todos/99") { response async throws in
                     XCTAssertEqual(response.status, .notFound, "\(wiring)")
+                    XCTAssertEqual(try abortBody(response), AbortBody(error: true, reason: "no todo 99"), "\(wiring)")
                 }
                 try await client.test(.GET, "/todos/first") { response async throws in
                     XCTAssertEqual(response.status, .badRequest, "\(wiring)")
                 }
                 try await client.test(.POST, "/todos", body: ByteBuffer(string: #"{"title":" "}"#)) { response async throws in
                     XCTAssertEqual(response.status, .badRequest, "\(wiring)")
+                    XCTAssertEqual(try abortBody(response), AbortBody(error: true, reason: "title is empty"), "\(wiring)")
                 }
                 await waitUntilNoUnitOfWorkIsAlive()
                 try await client.test(.GET, "/stats") { response async throws in
@@ -357,4 +360,15 @@ func maskSerials(_ json: String) -> String {
         }
     }
     return result
+}
+
+/// The body Vapor's error middleware writes for an `Abort` (its key order is
+/// not fixed, so it is compared decoded).
+struct AbortBody: Decodable, Equatable {
+    var error: Bool
+    var reason: String
+}
+
+func abortBody(_ response: XCTHTTPResponse) throws -> AbortBody {
+    try JSONDecoder().decode(AbortBody.self, from: Data(response.body.readableBytesView))
 }

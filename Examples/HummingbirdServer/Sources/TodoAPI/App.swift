@@ -3,14 +3,6 @@ import Logging
 import TodoServices
 import WeaveDI
 
-/// Where the handlers' services come from.
-public enum Wiring: String, Sendable, CaseIterable {
-    /// Through WeaveDI: `@Injected`, `UnifiedDI`, a `.task` scope per request.
-    case di
-    /// Constructed by hand and passed explicitly.
-    case manual
-}
-
 /// The router of either wiring. Under `.di` the services must have been
 /// registered (`DIWiring.registerServices()`) and started
 /// (`UnifiedDI.start(timeout:)`); under `.manual`, `store` is used.

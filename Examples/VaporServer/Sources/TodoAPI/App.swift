@@ -3,14 +3,6 @@ import TodoServices
 import Vapor
 import WeaveDI
 
-/// Where the handlers' services come from.
-public enum Wiring: String, Sendable, CaseIterable {
-    /// Through WeaveDI: `@Injected`, `UnifiedDI`, a `.task` scope per request.
-    case di
-    /// Constructed by hand and passed explicitly.
-    case manual
-}
-
 /// Adds the routes (and, under `.di`, the request-scope middleware and the
 /// shutdown handler, sharing `inFlight`) of either wiring to `app`. Under
 /// `.di` the services must have been registered

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Logging
 import TodoAPI
 import TodoServices
@@ -13,82 +14,44 @@ import Darwin
 #endif
 
 // vapor-server [--wiring di|manual|both] [--port N] [--log-level LEVEL]
-//              [--database-url URL] [--request-budget-ms N] [--start-timeout-ms N]
-// The data lives in PostgreSQL: --database-url, else $DATABASE_URL, else
-// postgres://weavedi@127.0.0.1:54329/todos (scripts/postgres.sh start makes
-// that server). The DI wiring starts its services before serving: the pool
-// connects and creates the table; a database it cannot reach fails the
-// start (the error on stderr, exit status 1, nothing served).
-// A request waits for the database at most --request-budget-ms (1000), then
-// gets a 503.
-// Listens on 127.0.0.1 only. Logs through swift-log; at the default level
-// (info) nothing is logged per request; the start and the shutdown log each
-// service opened and closed, in order. The options are parsed here and not
+//     [--database-url URL] [--request-budget-ms N] [--start-timeout-ms N]
+//     [--graph dot|mermaid]
+// The options and their defaults are TodoServices' ServerOptions
+// (`vapor-server --help`). The data lives in PostgreSQL (scripts/postgres.sh
+// start makes the default server). The DI wiring starts its services before
+// serving: the pool connects and creates the table; a database it cannot
+// reach fails the start (the error on stderr, exit status 1, nothing
+// served). --graph validates the DI wiring, prints its dependency graph and
+// exits. Logs through swift-log; at the default level (info) nothing is
+// logged per request; the start and the shutdown log each service opened
+// and closed, in order. The options are parsed here and not
 // by Vapor's command line, which knows none of them: Vapor is handed `serve`.
 
-func usage(_ message: String) -> Never {
-    let text = """
-        error: \(message)
-        usage: vapor-server [--wiring di|manual|both] [--port N] [--log-level trace|debug|info|notice|warning|error|critical] [--database-url URL] [--request-budget-ms N] [--start-timeout-ms N]
-
-        """
-    FileHandleStderr.write(text)
-    exit(2)
+/// The options under this executable's name, for the usage text.
+struct VaporServerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "vapor-server")
+    @OptionGroup var options: ServerOptions
 }
 
-var wiring: Wiring? = .di  // nil: both (the DI routes under /di, the hand-wired ones under /manual)
-var port = 8080
-var level = Logger.Level.info
-var settings = DatabaseSettings(url: ProcessInfo.processInfo.environment["DATABASE_URL"] ?? DatabaseSettings.defaultURL)
-var startTimeout = Duration.seconds(10)
-var arguments = CommandLine.arguments.dropFirst()
-while let argument = arguments.popFirst() {
-    switch argument {
-    case "--wiring":
-        guard let value = arguments.popFirst(), value == "both" || Wiring(rawValue: value) != nil else {
-            usage("--wiring takes di, manual or both")
-        }
-        wiring = Wiring(rawValue: value)
-    case "--port":
-        guard let value = arguments.popFirst(), let parsed = Int(value), (0...65535).contains(parsed) else {
-            usage("--port takes a number from 0 to 65535")
-        }
-        port = parsed
-    case "--log-level":
-        guard let value = arguments.popFirst(), let parsed = Logger.Level(rawValue: value) else {
-            usage("--log-level takes trace, debug, info, notice, warning, error or critical")
-        }
-        level = parsed
-    case "--database-url":
-        guard let value = arguments.popFirst() else { usage("--database-url takes a URL") }
-        settings.url = value
-    case "--request-budget-ms":
-        guard let value = arguments.popFirst(), let parsed = Int(value), parsed > 0 else {
-            usage("--request-budget-ms takes a positive number")
-        }
-        settings.requestBudget = .milliseconds(parsed)
-    case "--start-timeout-ms":
-        guard let value = arguments.popFirst(), let parsed = Int(value), parsed > 0 else {
-            usage("--start-timeout-ms takes a positive number")
-        }
-        startTimeout = .milliseconds(parsed)
-        // Within the start's timeout, so a database that does not answer
-        // fails the start with the pool's own reason, not a bare timeout.
-        settings.connectTimeout = min(settings.connectTimeout, startTimeout / 2)
-    case "-h", "--help":
-        print(
-            "usage: vapor-server [--wiring di|manual|both] [--port N] [--log-level LEVEL] [--database-url URL] [--request-budget-ms N] [--start-timeout-ms N]"
-        )
-        exit(0)
-    default:
-        usage("unknown argument \(argument)")
-    }
+let options = VaporServerCommand.parseOrExit().options
+let wiring = options.selectedWiring
+let port = options.port
+let settings = options.databaseSettings
+let startTimeout = options.startTimeout
+if let format = options.graph {
+    DIWiring.registerServices(settings: settings)
+    // Builds the async registrations too (the pool connects, in a
+    // throwaway copy), so the graph has the store's edge to the pool.
+    let report = await UnifiedDI.validateAsync()
+    FileHandleStderr.write(report.description + "\n")
+    print(format == .dot ? report.graph.dot() : report.graph.mermaid(), terminator: "")
+    exit(report.isValid ? 0 : 1)
 }
 
 var logger = Logger(label: "vapor-server")
-logger.logLevel = level
+logger.logLevel = options.logLevel
 var diLogger = Logger(label: "WeaveDI")
-diLogger.logLevel = level
+diLogger.logLevel = options.logLevel
 DILog.logger = diLogger
 
 logger.info("starting", metadata: ["wiring": "\(wiring?.rawValue ?? "both")", "address": "127.0.0.1:\(port)"])

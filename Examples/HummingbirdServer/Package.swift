@@ -18,7 +18,6 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1", traits: []),
         // The services and bodies both examples share.
         .package(path: "../TodoServices"),
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
@@ -39,7 +38,6 @@ let package = Package(
             name: "HummingbirdServer",
             dependencies: [
                 "TodoAPI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TodoServices", package: "TodoServices"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

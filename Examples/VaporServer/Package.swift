@@ -18,7 +18,6 @@ let package = Package(
         .package(url: "https://github.com/vapor/vapor.git", exact: "4.122.3"),
         // The services and bodies both examples share.
         .package(path: "../TodoServices"),
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
@@ -39,7 +38,6 @@ let package = Package(
             name: "VaporServer",
             dependencies: [
                 "TodoAPI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TodoServices", package: "TodoServices"),
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
@@ -27,13 +26,7 @@ import Darwin
 // logged per request; the start and the shutdown log each service opened
 // and closed, in order.
 
-/// The options under this executable's name, for the usage text.
-struct HummingbirdServerCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "hummingbird-server")
-    @OptionGroup var options: ServerOptions
-}
-
-let options = HummingbirdServerCommand.parseOrExit().options
+let options = ServerCommand.parseOrExit().options
 let wiring = options.selectedWiring
 let port = options.port
 let settings = options.databaseSettings

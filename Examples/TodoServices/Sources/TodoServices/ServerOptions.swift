@@ -83,3 +83,15 @@ public struct ServerOptions: ParsableArguments {
         return settings
     }
 }
+
+/// The options under the executable's own name (`hummingbird-server`,
+/// `vapor-server`) in the usage text: `ServerCommand.parseOrExit().options`.
+public struct ServerCommand: ParsableCommand {
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "server") })
+    }
+
+    @OptionGroup public var options: ServerOptions
+
+    public init() {}
+}

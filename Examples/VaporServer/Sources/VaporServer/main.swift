@@ -1,4 +1,3 @@
-import ArgumentParser
 import Logging
 import TodoAPI
 import TodoServices
@@ -27,13 +26,7 @@ import Darwin
 // and closed, in order. The options are parsed here and not
 // by Vapor's command line, which knows none of them: Vapor is handed `serve`.
 
-/// The options under this executable's name, for the usage text.
-struct VaporServerCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "vapor-server")
-    @OptionGroup var options: ServerOptions
-}
-
-let options = VaporServerCommand.parseOrExit().options
+let options = ServerCommand.parseOrExit().options
 let wiring = options.selectedWiring
 let port = options.port
 let settings = options.databaseSettings

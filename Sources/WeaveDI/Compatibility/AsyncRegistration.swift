@@ -74,8 +74,9 @@ extension UnifiedDI {
         DIContainer.live.register(type, instance: instance)
     }
 
-    /// The instance registered for `type`, or `defaultValue` (awaited only
-    /// on a miss, and not registered).
+    /// The instance registered for `type`, as ``resolveAsync(_:)`` gives it
+    /// (a lazy async registration is built), or `defaultValue` (awaited only
+    /// when that gives nil, and not registered).
     ///
     /// ```swift
     /// let flags = await UnifiedDI.resolveAsync(FeatureFlags.self, default: await RemoteFlags.fetch())
@@ -89,14 +90,15 @@ extension UnifiedDI {
         _ type: T.Type,
         default defaultValue: @autoclosure @Sendable () async -> T
     ) async -> T {
-        if let found = resolve(type) {
+        if let found = await resolveAsync(type) {
             return found
         }
         return await defaultValue()
     }
 
-    /// As `requireResolve(_:)`: the instance, or the program stops with a
-    /// message naming the type when it is missing.
+    /// As `requireResolve(_:)`, awaiting as ``resolveAsyncThrowing(_:)``
+    /// does (a lazy async registration is built): the instance, or the
+    /// program stops with a message naming the type when there is none.
     ///
     /// ```swift
     /// let database = await UnifiedDI.requireResolveAsync(Database.self)
@@ -105,10 +107,17 @@ extension UnifiedDI {
     /// - Parameter type: The registered type.
     /// - Returns: The instance.
     public static func requireResolveAsync<T: Sendable>(_ type: T.Type) async -> T {
-        requireResolve(type)
+        do {
+            return try await resolveAsyncThrowing(type)
+        } catch let error as DIError {
+            stopOnMissing(type, error)
+        } catch {
+            fatalError("requireResolveAsync(\(qualifiedTypeName(type))): \(error)")
+        }
     }
 
-    /// Resolves two types at once, each as `resolve(_:)` does.
+    /// Resolves two types at once, each as ``resolveAsync(_:)`` does (a
+    /// lazy async registration is built; the two build concurrently).
     ///
     /// ```swift
     /// let (users, orders) = await UnifiedDI.resolvePairAsync(UserService.self, OrderService.self)
@@ -121,10 +130,13 @@ extension UnifiedDI {
     public static func resolvePairAsync<A: Sendable, B: Sendable>(
         _ first: A.Type, _ second: B.Type
     ) async -> (A?, B?) {
-        (resolve(first), resolve(second))
+        async let a = resolveAsync(first)
+        async let b = resolveAsync(second)
+        return await (a, b)
     }
 
-    /// Resolves three types at once, each as `resolve(_:)` does.
+    /// Resolves three types at once, each as ``resolveAsync(_:)`` does (a
+    /// lazy async registration is built; the three build concurrently).
     ///
     /// ```swift
     /// let (a, b, c) = await UnifiedDI.resolveTripleAsync(A.self, B.self, C.self)
@@ -138,7 +150,10 @@ extension UnifiedDI {
     public static func resolveTripleAsync<A: Sendable, B: Sendable, C: Sendable>(
         _ first: A.Type, _ second: B.Type, _ third: C.Type
     ) async -> (A?, B?, C?) {
-        (resolve(first), resolve(second), resolve(third))
+        async let a = resolveAsync(first)
+        async let b = resolveAsync(second)
+        async let c = resolveAsync(third)
+        return await (a, b, c)
     }
 
     /// As `release(_:)`: removes the live container's registration of
@@ -232,8 +247,8 @@ extension UnifiedDI {
 public let GlobalUnifiedRegistry = UnifiedRegistry.shared
 
 extension UnifiedRegistry {
-    /// As `UnifiedDI.resolve(_:)`: the live container's instance for
-    /// `type`, or nil.
+    /// As `UnifiedDI.resolveAsync(_:)`: the live container's instance for
+    /// `type` (a lazy async registration is built), or nil.
     ///
     /// ```swift
     /// let service = await GlobalUnifiedRegistry.resolveAsync(UserService.self)
@@ -242,7 +257,7 @@ extension UnifiedRegistry {
     /// - Parameter type: The registered type.
     /// - Returns: The instance, or nil.
     public nonisolated func resolveAsync<T: Sendable>(_ type: T.Type) async -> T? {
-        UnifiedDI.resolve(type)
+        await UnifiedDI.resolveAsync(type)
     }
 
     /// Whether the live container (or a parent) registers `type`.

@@ -15,10 +15,11 @@ extension DIContainer {
         live.register(type, factory: factory)
     }
 
-    /// Resolves `type` from ``live``.
+    /// Resolves `type` from ``live`` as `live.resolveAsync(_:)` does: a
+    /// lazy async registration is built.
     @DIContainerActor
-    public static func resolveAsync<T: Sendable>(_ type: T.Type) -> T? {
-        live.resolve(type)
+    public static func resolveAsync<T: Sendable>(_ type: T.Type) async -> T? {
+        await live.resolveAsync(type)
     }
 
     /// The container this one falls back to, if any.

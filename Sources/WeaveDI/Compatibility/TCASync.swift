@@ -78,25 +78,31 @@ enum TCASyncOverrideKey<T: Sendable>: DependencyKey {
 enum TCASyncBase<T> {}
 
 enum TCASyncBridge {
-    /// The bridge entry installed for each value type, to tell it from an
-    /// app registration that replaced it.
-    private static let bridges = Locked<[ObjectIdentifier: AnyRegistryEntry]>([:])
+    /// Serialises installs, so that two tasks installing the bridge of one
+    /// type at once never move one's bridge behind the other's. Guards no
+    /// state: what is a bridge is the entry's own `isForwarder`.
+    private static let installs = Locked<Void>(())
 
-    static func isBridge<T>(_ entry: AnyRegistryEntry, for type: T.Type) -> Bool {
-        bridges.withLock { $0[ObjectIdentifier(T.self)] } === entry
+    static func isBridge(_ entry: AnyRegistryEntry) -> Bool {
+        if case .lazy = entry.kind {
+            return entry.lazy.isForwarder
+        }
+        return false
     }
 
-    /// Puts the bridge at `T` in the live container unless it is there
-    /// already; a registration found at `T` moves behind it. `source` is the
-    /// last resort of a read (a key's default), nil when there is none.
+    /// Puts the bridge at `T` in the live container (the overlay, inside
+    /// `withContainerOverlay`) unless one is visible there already; a
+    /// registration found at `T` moves behind it. `source` is the last
+    /// resort of a read (a key's default), nil when there is none.
     static func install<T: Sendable>(_ type: T.Type, key: DependencyKeyType? = nil, source: (@Sendable () -> T)?) {
-        let registry = DIContainer.live.registry
-        if let current = Resolver.entry(T.self, in: registry), isBridge(current, for: T.self) {
+        let container = DIContainer.live
+        let registry = container.registry
+        if let current = Resolver.entry(T.self, in: registry), isBridge(current) {
             return
         }
-        bridges.withLock { bridges in
+        installs.withLock { _ in
             let current = Resolver.entry(T.self, in: registry)
-            if let current, current === bridges[ObjectIdentifier(T.self)] {
+            if let current, isBridge(current) {
                 return
             }
             let baseKey = typeKey(TCASyncBase<T>.self)
@@ -105,12 +111,11 @@ enum TCASyncBridge {
             } else {
                 registry.remove(baseKey)
             }
-            let bridge = LazyEntry(scope: .transient) { () throws -> T in
+            let bridge = LazyEntry(forwarding: { () throws -> T in
                 try bridgedRead(T.self, key: key, source: source)
-            }
+            })
             TCASyncGate.noteBridge()
-            DIContainer.live.storeRegistration(bridge, key: typeKey(T.self), scope: .transient)
-            bridges[ObjectIdentifier(T.self)] = bridge
+            container.storeRegistration(bridge, key: typeKey(T.self), scope: .transient)
         }
     }
 
@@ -155,9 +160,11 @@ enum TCASyncBridge {
         {
             return key.read(T.self, in: values)
         }
+        // The task's live container (its overlay, if any), where install
+        // and register put the registration, not the process-wide root.
         var cacheable = false
         if let registered = try Resolver.resolve(
-            T.self, key: typeKey(TCASyncBase<T>.self), from: nil, cacheable: &cacheable)
+            T.self, key: typeKey(TCASyncBase<T>.self), in: nil, cacheable: &cacheable)
         {
             return registered
         }
@@ -183,7 +190,7 @@ enum TCASyncBridge {
     /// `T`: `T`'s key, or the key behind the bridge; nil when the bridge
     /// has nothing behind it.
     private static func registrationKey<T: Sendable>(_ type: T.Type, entry: AnyRegistryEntry) -> TypeKey? {
-        guard isBridge(entry, for: T.self) else { return typeKey(T.self) }
+        guard isBridge(entry) else { return typeKey(T.self) }
         let base = TCASyncBase<T>.self
         return Resolver.entry(base, in: DIContainer.live.registry) == nil ? nil : typeKey(base)
     }
@@ -224,7 +231,7 @@ enum TCASyncBridge {
     /// enabled, else what `@Dependency(K.self)` reads.
     static func dependencyKeyRead<Value: Sendable>(_ key: DependencyKeyType, _: Value.Type) -> Value {
         let entry = Resolver.entry(Value.self, in: nil)
-        let bridged = entry.map { isBridge($0, for: Value.self) } ?? false
+        let bridged = entry.map { isBridge($0) } ?? false
         guard bridged || TCASyncGate.isEnabled else {
             return key.read(Value.self)
         }

@@ -163,6 +163,12 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
     /// resolves and `start` (AsyncBuilds.swift); nil for a synchronous
     /// registration.
     @usableFromInline let makeAsync: (@Sendable (UnsafeMutableRawPointer) async throws -> Void)?
+    /// Whether this registration only forwards a read to others (the
+    /// swift-dependencies bridge, Compatibility/TCASync.swift) and is never
+    /// an app's own. Fixed at creation, so a forwarder is known as one in
+    /// whichever container it is found, without a list kept beside the
+    /// registry.
+    let isForwarder: Bool
 
     @inlinable
     convenience init<T>(scope: ProvideScope, factory: @escaping @Sendable () throws -> T) {
@@ -181,13 +187,22 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
             makeAsync: { storage in storage.initializeMemory(as: T.self, to: try await asyncFactory()) })
     }
 
+    /// A transient forwarder of `T`: `read` builds every resolve.
+    convenience init<T>(forwarding read: @escaping @Sendable () throws -> T) {
+        self.init(
+            type: T.self, scope: .transient,
+            make: { storage in storage.initializeMemory(as: T.self, to: try read()) },
+            makeAsync: nil, isForwarder: true)
+    }
+
     @usableFromInline
     init(
         type: Any.Type, scope: ProvideScope, make: @escaping @Sendable (UnsafeMutableRawPointer) throws -> Void,
-        makeAsync: (@Sendable (UnsafeMutableRawPointer) async throws -> Void)?
+        makeAsync: (@Sendable (UnsafeMutableRawPointer) async throws -> Void)?, isForwarder: Bool = false
     ) {
         self.make = make
         self.makeAsync = makeAsync
+        self.isForwarder = isForwarder
         super.init(type: type, kind: .lazy(scope))
     }
 

@@ -77,17 +77,41 @@ final class UpstreamStatisticsTests: DITestCase {
     func testRegistryHealthCountsTheOneStore() async {
         UnifiedDI.register(SSingleton.self) { SSingleton() }
         UnifiedDI.register(STransient.self, scope: .transient) { STransient() }
+        let unvalidated = await UnifiedDI.verifyRegistryHealth()
+        XCTAssertEqual(unvalidated.totalRegistrations, 2)
+        XCTAssertEqual(unvalidated.totalTypes, 2)
+        XCTAssertFalse(unvalidated.isValidated)
+        XCTAssertEqual(unvalidated.healthScore, 0)
+        XCTAssertTrue(unvalidated.summary.contains("not validated"), unvalidated.summary)
+        XCTAssertEqual(unvalidated.optimizationStats.optimizedTypes, 2)
+
+        _ = UnifiedDI.validate()
         let report = await UnifiedDI.verifyRegistryHealth()
-        XCTAssertEqual(report.totalRegistrations, 2)
-        XCTAssertEqual(report.totalTypes, 2)
+        XCTAssertTrue(report.isValidated)
+        XCTAssertEqual(report.validatedRegistrations, 2)
         XCTAssertEqual(report.healthScore, 100)
         XCTAssertTrue(report.factoryInconsistencies.isEmpty)
-        XCTAssertEqual(report.optimizationStats.optimizedTypes, 2)
         let score = await UnifiedDI.getRegistryHealthScore()
         XCTAssertEqual(score, 100)
         UnifiedRegistry.shared.disableOptimization()
         let fix = await UnifiedDI.autoFixRegistry()
         XCTAssertTrue(fix.suggestedOptimizationEnabled)
         XCTAssertEqual(fix.improvement, 0)
+        XCTAssertEqual(fix.originalHealthScore, 100)
+    }
+
+    func testRegistryHealthScoreCountsTheProblemsValidationFound() async {
+        UnifiedDI.register(SSingleton.self) { SSingleton() }
+        UnifiedDI.register(STransient.self, scope: .transient) { STransient() }
+        UnifiedDI.register(SCycleA.self, scope: .transient) { SCycleA(b: UnifiedDI.resolve(SCycleB.self)) }
+        UnifiedDI.register(SCycleB.self, scope: .transient) { SCycleB(a: UnifiedDI.resolve(SCycleA.self)) }
+        let problems = UnifiedDI.validate().problems
+        XCTAssertFalse(problems.isEmpty)
+        let report = await UnifiedDI.verifyRegistryHealth()
+        XCTAssertEqual(report.factoryInconsistencies, problems.map(\.description))
+        XCTAssertLessThan(report.healthScore, 100)
+        XCTAssertGreaterThanOrEqual(report.healthScore, 0)
+        let expected = (max(0, 1 - Double(problems.count) / Double(report.validatedRegistrations)) * 1000).rounded() / 10
+        XCTAssertEqual(report.healthScore, expected)
     }
 }

@@ -220,9 +220,18 @@ final class UpstreamLoggingTests: XCTestCase {
         XCTAssertEqual(one.summary.registeredDependencies, 1)
         XCTAssertEqual(check(one, "Container Status")?.severity, .info)
         XCTAssertEqual(check(one, "Container Status")?.metrics?["total_registrations"], "1")
-        XCTAssertTrue(one.overallHealth)
+        XCTAssertFalse(one.overallHealth, "never validated: not healthy")
         XCTAssertTrue(
-            handler.entries.contains { $0.metadata["channel"] == "HEALTH" && "\($0.message)".contains("DI Container") })
+            handler.entries.contains {
+                $0.metadata["channel"] == "HEALTH" && "\($0.message)".contains("DI Container health check: FAIL")
+                    && "\($0.message)".contains("not validated")
+            })
+        XCTAssertFalse(handler.entries.contains { "\($0.message)".contains("DI Container health check: PASS") })
+
+        _ = UnifiedDI.validate()
+        let validated = await UnifiedDI.performHealthCheck()
+        XCTAssertTrue(validated.overallHealth)
+        XCTAssertTrue(handler.entries.contains { "\($0.message)".contains("DI Container health check: PASS") })
     }
 
     func testTheHealthCheckReportsTheLastValidation() async {
@@ -230,6 +239,7 @@ final class UpstreamLoggingTests: XCTestCase {
         _ = UnifiedDI.validate()
         let valid = await UnifiedDI.performHealthCheck()
         XCTAssertEqual(check(valid, "Dependency Validation")?.status, true)
+        XCTAssertTrue(valid.overallHealth)
 
         UnifiedDI.release(LoggedService.self)
         UnifiedDI.register(NeedsMissing.self, scope: .transient) { NeedsMissing(UnifiedDI.resolve(LoggedService.self)) }
@@ -237,7 +247,7 @@ final class UpstreamLoggingTests: XCTestCase {
         let missing = await UnifiedDI.performHealthCheck()
         XCTAssertEqual(missing.summary.failedResolutions, 1)
         XCTAssertEqual(check(missing, "Dependency Validation")?.severity, .warning)
-        XCTAssertTrue(missing.overallHealth)
+        XCTAssertFalse(missing.overallHealth, "a missing dependency is not healthy")
 
         UnifiedDI.register(LoggingCycleA.self, scope: .transient) { LoggingCycleA(UnifiedDI.resolve(LoggingCycleB.self)) }
         UnifiedDI.register(LoggingCycleB.self, scope: .transient) { LoggingCycleB(UnifiedDI.resolve(LoggingCycleA.self)) }
@@ -251,6 +261,9 @@ final class UpstreamLoggingTests: XCTestCase {
     @MainActor
     func testDevelopmentMonitoringCountsResolvesAndMessages() async {
         UnifiedDI.register(LoggedService.self) { LoggedService() }
+        // Validated, so that the report's own health check passes (an
+        // unvalidated one logs a warning, which monitoring would count).
+        _ = UnifiedDI.validate()
         UnifiedDI.startDevelopmentMonitoring()
         XCTAssertEqual(UnifiedDI.logLevel, .all)
         XCTAssertTrue(UnifiedDI.getLogConfiguration() == (.all, .debug))

@@ -21,8 +21,7 @@ public enum DIHealthSeverity: String, CaseIterable, Sendable {
     case info = "INFO"
     /// Worth a look; the container still works.
     case warning = "WARNING"
-    /// A dependency cycle: resolving it fails. Makes
-    /// ``DIHealthStatus/overallHealth`` false.
+    /// A dependency cycle: resolving it fails.
     case critical = "CRITICAL"
 }
 
@@ -64,7 +63,8 @@ public struct DIHealthSummary: Sendable {
 /// The result of `UnifiedDI.performHealthCheck()`. Upstream's `timestamp`
 /// (a Foundation `Date`) is not here: WeaveDI does not link Foundation.
 public struct DIHealthStatus: Sendable {
-    /// Whether no check is ``DIHealthSeverity/critical``.
+    /// Whether every check passed: false before any `validate()` of the
+    /// live container and when the last one found a problem.
     public let overallHealth: Bool
     /// Each check.
     public let checks: [DIHealthCheckResult]
@@ -326,7 +326,9 @@ enum DIMonitoring {
                     "top_types": top.map { "\($0.key)=\($0.value)" }.joined(separator: ", "),
                 ]))
 
-        let overall = !checks.contains { $0.severity == .critical }
+        // Healthy only when every check passed: a container never
+        // validated, or one whose validation found a problem, is not.
+        let overall = checks.allSatisfy(\.status)
         let status = DIHealthStatus(
             overallHealth: overall, checks: checks,
             summary: DIHealthSummary(

@@ -1,23 +1,32 @@
 import CWeaveRegistry
 
-/// Upstream's registry health report. This package keeps one store of
-/// registrations (upstream kept several that could disagree), so there is
-/// never an inconsistency to report: the score is 100.
+/// Upstream's registry health report, computed from the live container's
+/// last `validate()`: this package keeps one store of registrations, so the
+/// inconsistencies it can have are the problems validation finds (a
+/// missing dependency, a failing factory, a cycle). Before any `validate()`
+/// the report says "not validated" and scores 0.
 public struct RegistrySyncReport: Sendable, CustomStringConvertible {
     /// Whether reads take the lock-free path, and how many types that covers.
     public var optimizationStats: OptimizationSyncStats
-    /// Always empty here: one store cannot disagree with itself.
+    /// The problems the last `validate()` of the live container found, as
+    /// they print; empty when it found none or never ran.
     public var factoryInconsistencies: [String]
     /// Registrations in the live container (or the task's overlay) and its parents.
     public var totalRegistrations: Int
     /// The distinct types among them.
     public var totalTypes: Int
-    /// 100 when there is no inconsistency, which is always here.
+    /// Whether the live container was validated (`UnifiedDI.validate()`).
+    public var isValidated: Bool = false
+    /// Registrations the last `validate()` built; 0 when it never ran.
+    public var validatedRegistrations: Int = 0
+    /// 100 × (1 − problems ÷ registrations validated), at least 0, from the
+    /// last `validate()`; 0 when the live container was never validated.
     public var healthScore: Double
 
     /// A few lines for a log.
     public var summary: String {
-        "Registry health score: \(healthScore)/100\nRegistrations: \(totalRegistrations)\nTypes: \(totalTypes)\n"
+        let score = isValidated ? "\(healthScore)/100" : "not validated (call UnifiedDI.validate())"
+        return "Registry health score: \(score)\nRegistrations: \(totalRegistrations)\nTypes: \(totalTypes)\n"
             + "Inconsistencies: \(factoryInconsistencies.count)\n\(optimizationStats.summary)"
     }
 
@@ -228,38 +237,56 @@ extension UnifiedDI {
         get async { [:] }
     }
 
-    /// The registry's health: registrations and types counted, no
-    /// inconsistencies (one store), score 100. See ``RegistrySyncReport``.
+    /// The registry's health: registrations and types counted, and the
+    /// problems and score of the live container's last `validate()` (see
+    /// ``RegistrySyncReport/healthScore``).
     ///
     /// ```swift
+    /// _ = UnifiedDI.validate()
     /// let report = await UnifiedDI.verifyRegistryHealth()
     /// ```
     ///
     /// - Returns: The report.
     public static func verifyRegistryHealth() async -> RegistrySyncReport {
-        let types = DIContainer.live.registry.registeredTypes
-        let distinct = Set(types.map { ObjectIdentifier($0) }).count
-        let optimized = UnifiedRegistry.shared.isOptimizationEnabled
-        return RegistrySyncReport(
-            optimizationStats: OptimizationSyncStats(
-                isEnabled: optimized, optimizedTypes: optimized ? distinct : 0, nonOptimizedTypes: optimized ? 0 : distinct),
-            factoryInconsistencies: [], totalRegistrations: types.count, totalTypes: distinct, healthScore: 100)
+        registryHealth()
     }
 
-    /// Nothing to repair (see ``verifyRegistryHealth()``): scores 100 before
-    /// and after, and a suggestion to turn optimization on when it is off.
+    static func registryHealth() -> RegistrySyncReport {
+        let container = DIContainer.live
+        let types = container.registry.registeredTypes
+        let distinct = Set(types.map { ObjectIdentifier($0) }).count
+        let optimized = UnifiedRegistry.shared.isOptimizationEnabled
+        var report = RegistrySyncReport(
+            optimizationStats: OptimizationSyncStats(
+                isEnabled: optimized, optimizedTypes: optimized ? distinct : 0, nonOptimizedTypes: optimized ? 0 : distinct),
+            factoryInconsistencies: [], totalRegistrations: types.count, totalTypes: distinct, healthScore: 0)
+        guard let graph = LastValidation.graph(for: container) else { return report }
+        let problems = LastValidation.problems(for: container)
+        let validated = graph.nodes.filter { $0.scope != nil }.count
+        report.isValidated = true
+        report.validatedRegistrations = validated
+        report.factoryInconsistencies = problems.map(\.description)
+        let healthy = 1 - Double(problems.count) / Double(max(validated, 1))
+        report.healthScore = (max(0, healthy) * 1000).rounded() / 10
+        return report
+    }
+
+    /// Nothing is repaired automatically: both scores are
+    /// ``verifyRegistryHealth()``'s, with a suggestion to turn optimization
+    /// on when it is off.
     ///
     /// - Returns: The report.
     public static func autoFixRegistry() async -> RegistryFixReport {
-        RegistryFixReport(
-            originalHealthScore: 100, finalHealthScore: 100, fixedDuplicates: 0,
+        let score = registryHealth().healthScore
+        return RegistryFixReport(
+            originalHealthScore: score, finalHealthScore: score, fixedDuplicates: 0,
             suggestedOptimizationEnabled: !UnifiedRegistry.shared.isOptimizationEnabled)
     }
 
-    /// ``verifyRegistryHealth()``'s score: 100.
+    /// ``verifyRegistryHealth()``'s score: 0 before any `validate()`.
     ///
     /// - Returns: The score.
     public static func getRegistryHealthScore() async -> Double {
-        await verifyRegistryHealth().healthScore
+        registryHealth().healthScore
     }
 }

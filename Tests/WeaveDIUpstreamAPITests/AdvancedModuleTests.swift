@@ -119,4 +119,27 @@ final class AdvancedModuleTests: XCTestCase {
         try await parallel.validate()
         XCTAssertEqual(UnifiedDI.resolve(String.self), "s")
     }
+
+    func testAGroupRunsNoHookOrValidatorOfAModuleWhoseConditionIsFalse() async throws {
+        let calls = Calls()
+        func module(_ name: String, registers: Bool) -> ConditionalModule {
+            ConditionalModule(
+                identifier: name, condition: { registers }, module: Module(NetworkClient.self) { NetworkClient(name: name) },
+                beforeRegister: { calls.append("\(name).before") }, afterRegister: { calls.append("\(name).after") },
+                validator: {
+                    calls.append("\(name).validate")
+                    throw ModuleCheckFailed()
+                })
+        }
+        let group = ModuleGroup(identifier: "group", modules: [module("on", registers: true), module("off", registers: false)])
+        try await group.beforeRegister()
+        try await group.register()
+        try await group.afterRegister()
+        do {
+            try await group.validate()
+            XCTFail("the registered module's validator throws")
+        } catch is ModuleCheckFailed {}
+        XCTAssertEqual(calls.values, ["on.before", "on.after", "on.validate"])
+        XCTAssertEqual(UnifiedDI.resolve(NetworkClient.self)?.name, "on")
+    }
 }

@@ -136,9 +136,10 @@ public struct ModuleGroup: AdvancedModule {
         self.parallelRegistration = parallelRegistration
     }
 
-    /// Runs each module's `beforeRegister`, in order.
+    /// Runs the `beforeRegister` of each module whose condition holds, in
+    /// order: a module that does not register runs none of its hooks.
     public func beforeRegister() async throws {
-        for module in modules { try await module.beforeRegister() }
+        for module in modules where module.shouldRegister() { try await module.beforeRegister() }
     }
 
     /// Registers the modules whose condition holds. Throws
@@ -159,15 +160,17 @@ public struct ModuleGroup: AdvancedModule {
         }
     }
 
-    /// Runs each module's `afterRegister`, in order.
+    /// Runs the `afterRegister` of each module whose condition holds, in
+    /// order.
     public func afterRegister() async throws {
-        for module in modules { try await module.afterRegister() }
+        for module in modules where module.shouldRegister() { try await module.afterRegister() }
     }
 
-    /// Validates every module, concurrently.
+    /// Validates each module whose condition holds, concurrently: a module
+    /// that did not register has nothing to validate.
     public func validate() async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for module in modules {
+            for module in modules where module.shouldRegister() {
                 group.addTask { try await module.validate() }
             }
             try await group.waitForAll()

@@ -31,6 +31,18 @@ extension UnifiedDI {
         /// Nothing (swift-log has no "off": `.critical`, which WeaveDI never uses).
         case off
 
+        /// The level that logs at `level`, for a logger whose level was set
+        /// outside ``UnifiedDI/setLogLevel(_:)``.
+        init(matching level: Logger.Level) {
+            switch level {
+            case .trace, .debug: self = .all
+            case .info, .notice: self = .performance
+            case .warning: self = .warnings
+            case .error: self = .errors
+            case .critical: self = .off
+            }
+        }
+
         var loggerLevel: Logger.Level {
             switch self {
             case .all, .registration: return .debug
@@ -79,7 +91,7 @@ extension UnifiedDI {
     ///
     /// - Parameter level: The level to log at.
     public static func setLogLevel(_ level: LogLevel) {
-        logLevelSetting.withLock { $0 = level }
+        lastNamedLevel.withLock { $0 = level }
         setLoggerLevel(level.loggerLevel)
     }
 
@@ -97,14 +109,19 @@ extension UnifiedDI {
         setLogLevel(severity.logLevel)
     }
 
-    /// The level last set with ``setLogLevel(_:)`` or
-    /// ``setLogSeverity(_:)`` (`.performance`, i.e. `.info`, until then).
+    /// The level ``DILog/logger`` logs at, in upstream's terms: the one last
+    /// set with ``setLogLevel(_:)`` or ``setLogSeverity(_:)`` while the
+    /// logger still has its level (`.performance`, i.e. `.info`, until
+    /// then), else the one that matches the level the logger was given
+    /// since (`DILog.logger = ...`), so the two never disagree.
     ///
     /// ```swift
     /// if UnifiedDI.logLevel == .off { print("WeaveDI is silent") }
     /// ```
     public static var logLevel: LogLevel {
-        logLevelSetting.withLock { $0 }
+        let named = lastNamedLevel.withLock { $0 }
+        let current = DILog.logger.logLevel
+        return named.loggerLevel == current ? named : LogLevel(matching: current)
     }
 
     /// Upstream's `async` spelling of ``logLevel``.
@@ -127,7 +144,10 @@ extension UnifiedDI {
         setLogLevel(.performance)
     }
 
-    private static let logLevelSetting = Locked(LogLevel.performance)
+    /// Which of the names for one swift-log level was set last (`.all`
+    /// and `.registration` are both `.debug`): only read while the logger's
+    /// level is still that name's.
+    private static let lastNamedLevel = Locked(LogLevel.performance)
 
     private static func setLoggerLevel(_ level: Logger.Level) {
         var logger = DILog.logger

@@ -63,12 +63,13 @@ public enum DIAsync {
         _ keyPath: KeyPath<DIContainer, T?>,
         factory: @Sendable @escaping () async -> T
     ) async -> T where T: Sendable {
-        await GetOrCreateGate.shared.value(of: T.self) {
-            if DIContainer.live.isRegistered(T.self), let existing = await UnifiedDI.resolveAsync(T.self) {
+        let container = DIContainer.live
+        return await GetOrCreateGate.shared.value(of: T.self, in: container) {
+            if container.isRegistered(T.self), let existing = await container.resolveAsync(T.self) {
                 return existing
             }
             let instance = await factory()
-            DIContainer.live.register(T.self, instance: instance)
+            container.register(T.self, instance: instance)
             return instance
         }
     }
@@ -214,13 +215,24 @@ public struct DIAsyncRegistration: Sendable {
 /// Runs one `getOrCreate` build per type at a time: a caller arriving while
 /// a build of its type is in flight awaits that build instead of starting
 /// another. Builds of different types run concurrently.
+/// The `getOrCreate` builds in flight, one per container and type: a task
+/// in an overlay never waits for, nor receives, the root's or another
+/// overlay's instance. Holds only builds in flight; what they make is
+/// registered in the container.
 private actor GetOrCreateGate {
     static let shared = GetOrCreateGate()
 
-    private var inFlight: [ObjectIdentifier: Task<any Sendable, Never>] = [:]
+    private struct Key: Hashable {
+        let container: ObjectIdentifier
+        let type: ObjectIdentifier
+    }
 
-    func value<T: Sendable>(of type: T.Type, make: @escaping @Sendable () async -> T) async -> T {
-        let key = ObjectIdentifier(type)
+    private var inFlight: [Key: Task<any Sendable, Never>] = [:]
+
+    func value<T: Sendable>(
+        of type: T.Type, in container: DIContainer, make: @escaping @Sendable () async -> T
+    ) async -> T {
+        let key = Key(container: ObjectIdentifier(container), type: ObjectIdentifier(type))
         // Keyed by T, so the task's value is a T; the cast cannot fail.
         if let running = inFlight[key], let value = await running.value as? T {
             return value

@@ -117,8 +117,9 @@ extension UnifiedDI {
         resolve(type)
     }
 
-    /// Awaits each factory, concurrently, and registers each instance in
-    /// the live container.
+    /// Awaits each factory, concurrently, then registers each instance in
+    /// the live container in the order given, so that of two registrations
+    /// of one type the later one wins, however long each factory took.
     ///
     /// ```swift
     /// await UnifiedDI.registerBulkAsync([
@@ -128,11 +129,20 @@ extension UnifiedDI {
     /// ```
     public static func registerBulkAsync<T: Sendable>(_ registrations: [(T.Type, @Sendable () async -> T)]) async {
         let container = DIContainer.live
-        await withTaskGroup(of: Void.self) { group in
-            for (type, factory) in registrations {
-                group.addTask {
-                    container.register(type, instance: await factory())
-                }
+        let instances = await withTaskGroup(of: (Int, T).self) { group in
+            for (index, registration) in registrations.enumerated() {
+                let factory = registration.1
+                group.addTask { (index, await factory()) }
+            }
+            var instances = [T?](repeating: nil, count: registrations.count)
+            for await (index, instance) in group {
+                instances[index] = instance
+            }
+            return instances
+        }
+        for (index, registration) in registrations.enumerated() {
+            if let instance = instances[index] {
+                container.register(registration.0, instance: instance)
             }
         }
     }

@@ -101,7 +101,8 @@ extension Provider {
         var scope = ProviderScope.defaultScope
         var valid = true
         for argument in arguments {
-            guard argument.label?.text == "scope" else {
+            // `scope:` or unlabelled, as upstream writes it: `@Provide(.singleton)`.
+            guard argument.label == nil || argument.label?.text == "scope" else {
                 report(argument, .provideUnknownArgument(label: argument.label?.text ?? "_"))
                 valid = false
                 continue

@@ -186,7 +186,7 @@ final class MacroDiagnosticTests: XCTestCase {
             expansion.diagnostics,
             [
                 "'.forever' is not a scope; use .transient, .singleton, .weak or .task",
-                "@Provide does not take an argument labelled 'lifetime'; the only argument is 'scope:'",
+                "@Provide does not take an argument labelled 'lifetime'; the only argument is the scope, as '.singleton' or 'scope: .singleton'",
                 "@Provide cannot be applied to a static property; @Component generates the static accessor itself",
                 // The macro system itself rejects a peer macro on several bindings.
                 "peer macro can only be applied to a single variable",

@@ -23,6 +23,25 @@ final class ProvideScopeExpansionTests: XCTestCase {
             ])
     }
 
+    func testAnUnlabelledScopeIsUpstreamsSpelling() {
+        let expansion = Expansion(
+            """
+            @Component
+            struct Upstream {
+                @Provide(.singleton) var s: S = S()
+                @Provide(.weak) var w: W = W()
+            }
+            """
+        )
+        XCTAssertEqual(expansion.diagnostics, [])
+        XCTAssertEqual(
+            expansion.registrations,
+            [
+                "container.register(S.self, scope: .singleton)",
+                "container.register(W.self, scope: .weak)",
+            ])
+    }
+
     func testEachScopeMapsToTheSameProvideScopeCase() {
         let expansion = Expansion(
             """

@@ -41,4 +41,11 @@ public macro Component() = #externalMacro(module: "WeaveDIMacros", type: "Compon
 /// - Parameter scope: How long an instance lives; `.transient` by default.
 @attached(peer)
 public macro Provide(scope: ProvideScope = .transient) = #externalMacro(module: "WeaveDIMacros", type: "ProvideMacro")
+
+/// ``Provide(scope:)`` with the scope unlabelled, as upstream WeaveDI writes
+/// it: `@Provide(.singleton) var database: Database = PostgresDatabase()`.
+///
+/// - Parameter scope: How long an instance lives.
+@attached(peer)
+public macro Provide(_ scope: ProvideScope) = #externalMacro(module: "WeaveDIMacros", type: "ProvideMacro")
 #endif

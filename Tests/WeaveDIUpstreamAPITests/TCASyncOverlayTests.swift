@@ -100,5 +100,17 @@ final class TCASyncOverlayTests: UpstreamTestCase {
         XCTAssertEqual(dependencyName(), "app")
         XCTAssertEqual(resolvedName(), "app")
     }
+
+    func testASyncedReadRegistersNothingSoBootstrapIfNeededStillRuns() async {
+        XCTAssertEqual(dependencyName(), "key-test", "the key's own value: nothing is registered")
+        XCTAssertFalse(WeaveDI.Container.isBootstrapped, "a read installs a bridge, not a registration")
+        let ran = await WeaveDI.Container.bootstrapIfNeeded { container in
+            container.register((any Ledger).self) { NamedLedger("bootstrapped") }
+        }
+        XCTAssertTrue(ran)
+        XCTAssertTrue(WeaveDI.Container.isBootstrapped)
+        XCTAssertEqual(dependencyName(), "bootstrapped")
+        XCTAssertEqual(resolvedName(), "bootstrapped")
+    }
 }
 #endif

@@ -84,10 +84,7 @@ enum TCASyncBridge {
     private static let installs = Locked<Void>(())
 
     static func isBridge(_ entry: AnyRegistryEntry) -> Bool {
-        if case .lazy = entry.kind {
-            return entry.lazy.isForwarder
-        }
-        return false
+        entry.isForwarder
     }
 
     /// Puts the bridge at `T` in the live container (the overlay, inside

@@ -32,6 +32,15 @@ class AnyRegistryEntry: SharedInstanceHolder, @unchecked Sendable {
         }
     }
 
+    /// Whether this entry only forwards a read to others
+    /// (`LazyEntry.forwards`): bookkeeping, not an app's registration.
+    var isForwarder: Bool {
+        if case .lazy = kind {
+            return lazy.forwards
+        }
+        return false
+    }
+
     /// Typed views, for callers that know `T` by the key.
     @inlinable @inline(__always)
     var prebuilt: PrebuiltEntry {
@@ -168,7 +177,7 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
     /// an app's own. Fixed at creation, so a forwarder is known as one in
     /// whichever container it is found, without a list kept beside the
     /// registry.
-    let isForwarder: Bool
+    let forwards: Bool
 
     @inlinable
     convenience init<T>(scope: ProvideScope, factory: @escaping @Sendable () throws -> T) {
@@ -202,7 +211,7 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
     ) {
         self.make = make
         self.makeAsync = makeAsync
-        self.isForwarder = isForwarder
+        self.forwards = isForwarder
         super.init(type: type, kind: .lazy(scope))
     }
 

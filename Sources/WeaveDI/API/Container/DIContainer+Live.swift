@@ -174,7 +174,8 @@ extension DIContainer {
         await async(container)
     }
 
-    /// Runs ``bootstrap(_:)`` only when ``live`` has no registration yet.
+    /// Runs ``bootstrap(_:)`` only when ``live`` has no registration yet
+    /// (``isBootstrapped`` is false).
     ///
     /// ```swift
     /// await WeaveDI.Container.bootstrapIfNeeded { $0.register(Clock.self) { SystemClock() } }
@@ -190,7 +191,7 @@ extension DIContainer {
     }
 
     /// Runs ``bootstrapAsync(_:)`` only when ``live`` has no registration
-    /// yet.
+    /// yet (``isBootstrapped`` is false).
     ///
     /// - Parameter configure: The registrations to make.
     /// - Returns: Whether `configure` ran and returned.
@@ -214,9 +215,11 @@ extension DIContainer {
         await configure(live)
     }
 
-    /// Whether ``live`` holds any registration.
+    /// Whether ``live`` holds any registration an app made. A read of a
+    /// synced swift-dependencies key installs a bridge there, which is not
+    /// one: reading registers nothing.
     public static var isBootstrapped: Bool {
-        live.registrationCount > 0
+        live.registry.entries.contains { !$0.isForwarder }
     }
 
     /// Stops the program, naming the caller, when ``live`` holds no

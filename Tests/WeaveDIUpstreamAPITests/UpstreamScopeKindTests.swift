@@ -6,6 +6,27 @@ import XCTest
 private final class Cart: Sendable {}
 private actor Session {}
 
+private final class LabelledCart: Sendable {
+    let label: String
+    init(_ label: String) { self.label = label }
+}
+
+private final class ClosedLabels: Sendable {
+    private let labels = TestMutex<[String]>([])
+    func add(_ label: String) { labels.withLock { $0.append(label) } }
+    var sorted: [String] { labels.withLock { $0.sorted() } }
+}
+
+private final class ClosingCart: AsyncShutdown {
+    let closed: ClosedLabels
+    let label: String
+    init(_ label: String, closed: ClosedLabels) {
+        self.label = label
+        self.closed = closed
+    }
+    func shutdown() async { closed.add(label) }
+}
+
 final class UpstreamScopeKindTests: XCTestCase {
     override func setUp() {
         WeaveDI.Container.live = WeaveDI.Container()
@@ -70,5 +91,54 @@ final class UpstreamScopeKindTests: XCTestCase {
         XCTAssertNotNil(first)
         XCTAssertTrue(first === second)
         await DIAdvanced.Scope.releaseScope(.session, id: "x")
+    }
+
+    // Issue 50 item 3: a scope id's instance lives with its registration.
+
+    func testAReRegistrationIsUsedForAnIdAlreadyBuilt() {
+        DIAdvanced.Scope.registerScoped(LabelledCart.self, scope: .session) { LabelledCart("first") }
+        ScopeContext.shared.setCurrent(.session, id: "a")
+        XCTAssertEqual(UnifiedDI.resolve(LabelledCart.self)?.label, "first")
+        DIAdvanced.Scope.registerScoped(LabelledCart.self, scope: .session) { LabelledCart("second") }
+        XCTAssertEqual(UnifiedDI.resolve(LabelledCart.self)?.label, "second")
+    }
+
+    func testReleaseReleaseAllAndResetDropTheScopesInstances() {
+        ScopeContext.shared.setCurrent(.session, id: "a")
+        for drop in [
+            { UnifiedDI.release(Cart.self) }, { UnifiedDI.releaseAll() }, { WeaveDI.Container.resetForTesting() },
+        ] {
+            DIAdvanced.Scope.registerScoped(Cart.self, scope: .session) { Cart() }
+            weak let built = UnifiedDI.resolve(Cart.self)
+            XCTAssertNotNil(built)
+            drop()
+            XCTAssertNil(built, "the scope's instance went with its registration")
+        }
+    }
+
+    func testAnOverlaysRegistrationHasItsOwnInstancesPerId() {
+        DIAdvanced.Scope.registerScoped(LabelledCart.self, scope: .session) { LabelledCart("root") }
+        ScopeContext.shared.setCurrent(.session, id: "a")
+        let root = UnifiedDI.resolve(LabelledCart.self)
+        XCTAssertEqual(root?.label, "root")
+        withContainerOverlay {
+            DIAdvanced.Scope.registerScoped(LabelledCart.self, scope: .session) { LabelledCart("overlay") }
+            XCTAssertEqual(UnifiedDI.resolve(LabelledCart.self)?.label, "overlay")
+        }
+        XCTAssertTrue(UnifiedDI.resolve(LabelledCart.self) === root)
+    }
+
+    func testShutdownShutsDownEachIdsInstance() async {
+        let closed = ClosedLabels()
+        DIAdvanced.Scope.registerScoped(ClosingCart.self, scope: .session) {
+            ClosingCart(ScopeContext.shared.currentID(for: .session) ?? "none", closed: closed)
+        }
+        for id in ["a", "b"] {
+            ScopeContext.shared.setCurrent(.session, id: id)
+            _ = UnifiedDI.resolve(ClosingCart.self)
+        }
+        await UnifiedDI.shutdown()
+        XCTAssertEqual(closed.sorted, ["a", "b"])
+        XCTAssertEqual(WeaveDI.Container.live.registrationCount, 0)
     }
 }

@@ -63,52 +63,6 @@ public final class ScopeContext: Sendable {
     }
 }
 
-/// One container per scope id, holding that scope's instances as singleton
-/// registrations: the registry's build-once then gives one instance per
-/// type and scope id however many threads resolve it.
-enum ScopeIDContainers {
-    private struct State {
-        var containers: [ScopeID: DIContainer] = [:]
-        var registered: [ScopeID: Set<ObjectIdentifier>] = [:]
-    }
-
-    private static let state = Locked(State())
-
-    static func container<T: Sendable>(
-        for scope: ScopeID,
-        registering type: T.Type,
-        _ register: (DIContainer) -> Void
-    ) -> DIContainer {
-        state.withLock { state in
-            let container = state.containers[scope] ?? DIContainer()
-            state.containers[scope] = container
-            if state.registered[scope, default: []].insert(ObjectIdentifier(T.self)).inserted {
-                register(container)
-            }
-            return container
-        }
-    }
-
-    static func release(_ scope: ScopeID) -> Int {
-        let container = state.withLock { state -> DIContainer? in
-            state.registered[scope] = nil
-            return state.containers.removeValue(forKey: scope)
-        }
-        return container?.registry.entries.count { $0.heldInstance != nil } ?? 0
-    }
-
-    static func release<T>(_ type: T.Type, in scope: ScopeID) -> Bool {
-        let container = state.withLock { state -> DIContainer? in
-            guard state.registered[scope]?.remove(ObjectIdentifier(T.self)) != nil else { return nil }
-            return state.containers[scope]
-        }
-        guard let container else { return false }
-        let held = container.registry.entries.contains { $0.type == T.self && $0.heldInstance != nil }
-        container.release(type)
-        return held
-    }
-}
-
 extension DIAdvanced {
     /// Registrations with a ``ScopeKind``.
     public enum Scope {
@@ -128,13 +82,12 @@ extension DIAdvanced {
             if scope == .singleton {
                 live.register(type, scope: .singleton, factory: factory)
             } else {
-                live.register(type, scope: .transient) { () throws(DIError) -> T in
+                let instances = ScopeIDInstances(kind: scope) { $0.register(type, scope: .singleton, factory: factory) }
+                let entry = LazyEntry(transientOwning: instances) { () throws -> T in
                     guard let id = ScopeContext.shared.currentID(for: scope) else { return factory() }
-                    let container = ScopeIDContainers.container(for: ScopeID(kind: scope, id: id), registering: T.self) {
-                        $0.register(type, scope: .singleton, factory: factory)
-                    }
-                    return try container.resolveThrowing(type)
+                    return try instances.container(for: id).resolveThrowing(type)
                 }
+                live.storeRegistration(entry, key: typeKey(T.self), scope: .transient)
             }
             return { [weak live] in live?.release(type) }
         }
@@ -151,13 +104,14 @@ extension DIAdvanced {
                 live.register(type, scope: .singleton) { () async throws -> T in await factory() }
                 return
             }
-            live.register(type, scope: .transient) { () async throws -> T in
-                guard let id = ScopeContext.shared.currentID(for: scope) else { return await factory() }
-                let container = ScopeIDContainers.container(for: ScopeID(kind: scope, id: id), registering: T.self) {
-                    $0.register(type, scope: .singleton) { () async throws -> T in await factory() }
-                }
-                return try await container.resolveAsyncThrowing(type)
+            let instances = ScopeIDInstances(kind: scope) {
+                $0.register(type, scope: .singleton) { () async throws -> T in await factory() }
             }
+            let entry = LazyEntry(transientOwning: instances) { () async throws -> T in
+                guard let id = ScopeContext.shared.currentID(for: scope) else { return await factory() }
+                return try await instances.container(for: id).resolveAsyncThrowing(type)
+            }
+            live.storeRegistration(entry, key: typeKey(T.self), scope: .transient)
         }
 
         /// Drops every instance of the scope `id` of `kind`.
@@ -165,7 +119,12 @@ extension DIAdvanced {
         /// - Returns: How many built instances it held.
         @discardableResult
         public static func releaseScope(_ kind: ScopeKind, id: String) async -> Int {
-            ScopeIDContainers.release(ScopeID(kind: kind, id: id))
+            DIContainer.live.reachableEntries.reduce(0) { released, item in
+                guard let instances = item.entry.companion as? ScopeIDInstances, instances.kind == kind else {
+                    return released
+                }
+                return released + instances.release(id)
+            }
         }
 
         /// Drops the instance of `type` in the scope `id` of `kind`.
@@ -173,7 +132,9 @@ extension DIAdvanced {
         /// - Returns: Whether one was built.
         @discardableResult
         public static func releaseScoped<T>(_ type: T.Type, kind: ScopeKind, id: String) async -> Bool {
-            ScopeIDContainers.release(type, in: ScopeID(kind: kind, id: id))
+            guard let instances = Resolver.entry(T.self, in: nil)?.companion as? ScopeIDInstances, instances.kind == kind
+            else { return false }
+            return instances.release(id) > 0
         }
     }
 }

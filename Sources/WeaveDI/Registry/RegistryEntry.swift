@@ -41,6 +41,14 @@ class AnyRegistryEntry: SharedInstanceHolder, @unchecked Sendable {
         return false
     }
 
+    /// What the registration owns beside its factory (`LazyEntry.owned`).
+    var companion: (any AnyObject & Sendable)? {
+        if case .lazy = kind {
+            return lazy.owned
+        }
+        return nil
+    }
+
     /// Typed views, for callers that know `T` by the key.
     @inlinable @inline(__always)
     var prebuilt: PrebuiltEntry {
@@ -178,6 +186,11 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
     /// whichever container it is found, without a list kept beside the
     /// registry.
     let forwards: Bool
+    /// What the registration owns beside its factory (upstream's named
+    /// scopes keep their per-id instances here, Compatibility/ScopeIDInstances.swift):
+    /// released with the registration, found by walking the registry, and
+    /// shut down with it when it is an `AsyncShutdown`. Nil for nearly all.
+    let owned: (any AnyObject & Sendable)?
 
     @inlinable
     convenience init<T>(scope: ProvideScope, factory: @escaping @Sendable () throws -> T) {
@@ -196,6 +209,28 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
             makeAsync: { storage in storage.initializeMemory(as: T.self, to: try await asyncFactory()) })
     }
 
+    /// A transient registration of `T` that owns `companion` (see there).
+    convenience init<T>(
+        transientOwning companion: any AnyObject & Sendable, factory: @escaping @Sendable () throws -> T
+    ) {
+        self.init(
+            type: T.self, scope: .transient,
+            make: { storage in storage.initializeMemory(as: T.self, to: try factory()) },
+            makeAsync: nil, companion: companion)
+    }
+
+    /// The same, for an async factory.
+    convenience init<T>(
+        transientOwning companion: any AnyObject & Sendable, asyncFactory: @escaping @Sendable () async throws -> T
+    ) {
+        let name = typeName(T.self)
+        self.init(
+            type: T.self, scope: .transient,
+            make: { _ in throw DIError.asyncRegistration(type: name) },
+            makeAsync: { storage in storage.initializeMemory(as: T.self, to: try await asyncFactory()) },
+            companion: companion)
+    }
+
     /// A transient forwarder of `T`: `read` builds every resolve.
     convenience init<T>(forwarding read: @escaping @Sendable () throws -> T) {
         self.init(
@@ -207,11 +242,13 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
     @usableFromInline
     init(
         type: Any.Type, scope: ProvideScope, make: @escaping @Sendable (UnsafeMutableRawPointer) throws -> Void,
-        makeAsync: (@Sendable (UnsafeMutableRawPointer) async throws -> Void)?, isForwarder: Bool = false
+        makeAsync: (@Sendable (UnsafeMutableRawPointer) async throws -> Void)?, isForwarder: Bool = false,
+        companion: (any AnyObject & Sendable)? = nil
     ) {
         self.make = make
         self.makeAsync = makeAsync
         self.forwards = isForwarder
+        self.owned = companion
         super.init(type: type, kind: .lazy(scope))
     }
 

@@ -86,6 +86,14 @@ extension DIContainer {
             held.append(Held(order: instance.order, instance: instance.value, registrations: [(key, entry)]))
         }
         held.sort { $0.order < $1.order }
+        // What registrations own beside their instance (the per-id instances
+        // of upstream's named scopes) goes first: built on demand from the
+        // singletons, it may use them until it has shut down.
+        for (key, entry) in registry.keyedEntries {
+            if let companion = entry.companion as? any AsyncShutdown {
+                held.append(Held(order: .max, instance: companion, registrations: [(key, entry)]))
+            }
+        }
         // The newest first; each instance is dropped before the next one's turn.
         while let item = held.popLast() {
             if let service = item.instance as? any AsyncShutdown {

@@ -13,8 +13,8 @@
 #                   written on the families
 # (architecture notes: docs/architecture.md, "Layers".) A type is a name
 # after class, struct, enum, protocol, actor or typealias at the start of a
-# line; a mention is that name as a whole word outside comments and string
-# literals.
+# line; a mention is that name as a whole word, not after a dot (a member),
+# outside comments and string literals.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exec python3 - "$0" <<'PY'
@@ -68,7 +68,11 @@ for path, (folder, code) in sources.items():
 
 for path, (folder, code) in sorted(sources.items()):
     rank = layer_of[folder]
-    for name in sorted(set(re.findall(r"\b[A-Za-z_]\w*\b", code))):
+    # A name after a dot is a member (`WeaveDI.Container`), and a name being
+    # declared (a nested `typealias Container`) is no mention: neither is
+    # the top-level type of that name.
+    mentions = re.sub(r"\b(?:class|struct|enum|protocol|actor|typealias)\s+[A-Za-z_]\w*", "", code)
+    for name in sorted(set(re.findall(r"(?<![.\w])[A-Za-z_]\w*\b", mentions))):
         above = sorted(f for f in declared_in.get(name, ()) if layer_of[f] > rank)
         if above and not any(layer_of[f] <= rank for f in declared_in[name]):
             known = (os.path.relpath(path, ROOT), name)

@@ -1,8 +1,8 @@
 // Upstream 3.4's configuration switches and the hooks its add-on modules
 // install (`OptimizationHooks`, `OptimizerLogLevel`, `WeaveDIConfiguration`).
-// The registry's read and write paths are C and take no Swift callbacks:
-// the tracking hooks are kept for code that installs and calls them, and
-// are not called per registration or resolve.
+// The three tracking hooks upstream's core called (registration, resolve,
+// miss) are the core's `RegistryObservers`, called where those events
+// happen and free while nil; the others are slots for an add-on.
 
 /// How much an installed optimizer reports, as upstream's optimizer module
 /// takes it through ``OptimizationHooks/setOptimizerLogLevel``.
@@ -22,11 +22,11 @@ public enum OptimizerLogLevel: String, Sendable, CaseIterable {
 /// Slots for an optimizer or monitor to install callbacks in, with
 /// upstream's names and types. Reading and assigning are thread-safe.
 ///
-/// WeaveDI calls ``setAutoMonitorEnabled`` when
-/// ``WeaveDIConfiguration/enableAutoMonitor`` changes. It does not call the
-/// tracking hooks (``trackRegistration``, ``trackResolution`` and the
-/// others) on registration or resolution: those run in the lock-free
-/// registry, which takes no callbacks. For counts of resolutions use
+/// WeaveDI calls ``trackRegistration`` on every registration,
+/// ``trackResolution`` on every resolve and ``handleNilResolution`` on every
+/// miss, as upstream's core did, and ``setAutoMonitorEnabled`` when
+/// ``WeaveDIConfiguration/enableAutoMonitor`` changes. The other hooks are
+/// slots an add-on fills and calls itself. For counts of resolutions use
 /// `UnifiedDI.setAutoOptimization(_:)` and `UnifiedDI.stats()`.
 ///
 /// ```swift
@@ -37,9 +37,6 @@ public enum OptimizerLogLevel: String, Sendable, CaseIterable {
 /// ```
 public enum OptimizationHooks {
     private struct Hooks {
-        var trackRegistration: (@Sendable (Any.Type) -> Void)?
-        var trackResolution: (@Sendable (Any.Type) -> Void)?
-        var handleNilResolution: (@Sendable (Any.Type) -> Void)?
         var setOptimizationEnabled: (@Sendable (Bool) -> Void)?
         var resetStats: (@Sendable () -> Void)?
         var setOptimizerLogLevel: (@Sendable (OptimizerLogLevel) -> Void)?
@@ -54,22 +51,30 @@ public enum OptimizationHooks {
 
     private static let hooks = Locked(Hooks())
 
-    /// Called by code that reports a registration of a type.
+    /// Called with the registered type on every registration, in any
+    /// container. Costs nothing while nil.
     public static var trackRegistration: (@Sendable (Any.Type) -> Void)? {
-        get { hooks[\.trackRegistration] }
-        set { hooks[\.trackRegistration] = newValue }
+        get { RegistryObservers.current.registered }
+        set { RegistryObservers.update { $0.registered = newValue } }
     }
 
-    /// Called by code that reports a resolution of a type.
+    /// Called with the requested type on every resolve through `UnifiedDI`,
+    /// `@Injected` and the live container's other routes that `stats()`
+    /// counts. While it is installed, reads skip the shared cache (as with
+    /// `UnifiedDI.setAutoOptimization(true)`); while nil they pay nothing.
     public static var trackResolution: (@Sendable (Any.Type) -> Void)? {
-        get { hooks[\.trackResolution] }
-        set { hooks[\.trackResolution] = newValue }
+        get { RegistryObservers.current.resolved }
+        set {
+            RegistryObservers.update { $0.resolved = newValue }
+            ResolveStatistics.refreshReadMode()
+        }
     }
 
-    /// Called by code that reports a resolution that found nothing.
+    /// Called with the requested type on every resolve that found no
+    /// registration. Costs nothing while nil.
     public static var handleNilResolution: (@Sendable (Any.Type) -> Void)? {
-        get { hooks[\.handleNilResolution] }
-        set { hooks[\.handleNilResolution] = newValue }
+        get { RegistryObservers.current.missed }
+        set { RegistryObservers.update { $0.missed = newValue } }
     }
 
     /// Turns an installed optimizer on or off.

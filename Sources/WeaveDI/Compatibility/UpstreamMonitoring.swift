@@ -224,7 +224,7 @@ enum DIMonitoring {
     private static let state = Locked(State())
 
     private static var countingResolves: Bool {
-        weave_read_mode() & WEAVE_READ_MODE_COUNTING != 0
+        ResolveStatistics.isCounting
     }
 
     static func start(countResolves: Bool) {

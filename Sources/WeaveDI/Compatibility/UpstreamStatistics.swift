@@ -94,7 +94,7 @@ extension UnifiedDI {
     ///
     /// - Parameter enabled: Whether to count resolves.
     public static func setAutoOptimization(_ enabled: Bool = true) {
-        weave_read_mode_set_counting(enabled)
+        ResolveStatistics.setCounting(enabled)
     }
 
     /// How many times each type (by name) was resolved from the live

@@ -30,18 +30,33 @@ public enum DILog {
     public static var logger: Logger {
         get { storage.withLock { $0 } }
         set {
-            storage.withLock { $0 = newValue }
-            debugEnabled.store(newValue.logLevel <= .debug, ordering: .relaxed)
+            storage.withLock { logger in
+                logger = newValue
+                storeSlowPath(logger)
+            }
         }
     }
 
     private static let storage = Locked(Logger(label: "WeaveDI"))
-    /// Mirrors the logger's level, so a miss (the normal case for a key
-    /// with a default) costs one atomic load when debug logging is off.
+    /// Whether the logger logs `.debug` or a registration or miss callback
+    /// is installed (`RegistryObservers`), so that a miss (the normal case
+    /// for a key with a default) costs one atomic load when neither is.
     private static let debugEnabled = PlatformAtomic<Bool>(Logger(label: "WeaveDI").logLevel <= .debug)
+
+    /// Sets the flag from the logger and the callbacks, under the logger's
+    /// lock, so that a change of either never loses to a stale one.
+    static func refreshSlowPath() {
+        storage.withLock { storeSlowPath($0) }
+    }
+
+    private static func storeSlowPath(_ logger: Logger) {
+        let on = logger.logLevel <= .debug || RegistryObservers.current.hearsRegistrationsOrMisses
+        debugEnabled.store(on, ordering: .relaxed)
+    }
 
     static func registered(_ type: Any.Type, scope: ProvideScope?) {
         guard debugEnabled.load(ordering: .relaxed) else { return }
+        RegistryObservers.current.registered?(type)
         let logger = logger
         guard logger.logLevel <= .debug else { return }
         logger.debug("registered \(qualifiedTypeName(type))", metadata: ["scope": "\(scope.map { "\($0)" } ?? "eager")"])
@@ -49,6 +64,7 @@ public enum DILog {
 
     static func miss(_ type: Any.Type) {
         guard debugEnabled.load(ordering: .relaxed) else { return }
+        RegistryObservers.current.missed?(type)
         let logger = logger
         guard logger.logLevel <= .debug else { return }
         let close = MissSuggestions.suggestions(for: type)

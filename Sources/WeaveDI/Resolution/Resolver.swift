@@ -288,15 +288,44 @@ enum Resolver {
 /// (``UnifiedDI/setAutoOptimization(_:)``). Counting sets a bit of the read
 /// mode word, which sends reads off the shared cache to the table read where
 /// they are counted; while it is off that word is 0 and reads pay nothing.
+/// The same counting read tells a resolve callback (`RegistryObservers`)
+/// while one is installed.
 @usableFromInline
 enum ResolveStatistics {
     private static let counts = Locked<[ObjectIdentifier: (type: Any.Type, count: Int)]>([:])
+    /// Whether resolves are counted (`setAutoOptimization`); the read mode's
+    /// counting bit is this or an installed resolve callback.
+    private static let counting = Locked(false)
 
     @usableFromInline @inline(never)
     static func count(_ type: Any.Type) {
-        counts.withLock { counts in
-            counts[ObjectIdentifier(type), default: (type, 0)].count += 1
+        if counting.withLock({ $0 }) {
+            counts.withLock { counts in
+                counts[ObjectIdentifier(type), default: (type, 0)].count += 1
+            }
         }
+        RegistryObservers.current.resolved?(type)
+    }
+
+    /// Whether resolves are counted for `stats()`.
+    static var isCounting: Bool { counting.withLock { $0 } }
+
+    /// Turns counting on or off; the read takes the counting route while
+    /// counting is on or a resolve callback is installed.
+    static func setCounting(_ on: Bool) {
+        counting.withLock { counting in
+            counting = on
+            refreshReadMode(counting: on)
+        }
+    }
+
+    /// After a resolve callback was installed or removed.
+    static func refreshReadMode() {
+        counting.withLock { refreshReadMode(counting: $0) }
+    }
+
+    private static func refreshReadMode(counting: Bool) {
+        weave_read_mode_set_counting(counting || RegistryObservers.current.resolved != nil)
     }
 
     static var snapshot: [String: Int] {

@@ -17,6 +17,7 @@ final class OptimizationHooksTests: UpstreamTestCase {
         OptimizationHooks.trackRegistration = nil
         OptimizationHooks.trackResolution = nil
         OptimizationHooks.handleNilResolution = nil
+        WeaveDIConfiguration.enableOptimizerTracking = true
         super.tearDown()
     }
 
@@ -54,5 +55,22 @@ final class OptimizationHooksTests: UpstreamTestCase {
         UnifiedDI.register(Tracked.self) { Tracked() }
         XCTAssertNotNil(UnifiedDI.resolve(Tracked.self))
         XCTAssertEqual(log.all, ["NeverRegistered"])
+    }
+
+    func testOptimizerTrackingOffSilencesRegistrationAndResolutionTracking() {
+        let log = TypeLog()
+        let misses = TypeLog()
+        OptimizationHooks.trackRegistration = { log.add($0) }
+        OptimizationHooks.trackResolution = { log.add($0) }
+        OptimizationHooks.handleNilResolution = { misses.add($0) }
+        WeaveDIConfiguration.enableOptimizerTracking = false
+        UnifiedDI.register(Tracked.self) { Tracked() }
+        _ = UnifiedDI.resolve(Tracked.self)
+        XCTAssertNil(UnifiedDI.resolve(NeverRegistered.self))
+        XCTAssertEqual(log.all, [], "tracking off: neither tracking hook is called")
+        XCTAssertEqual(misses.all, ["NeverRegistered"], "a miss is reported whatever the switch says, as upstream")
+        WeaveDIConfiguration.enableOptimizerTracking = true
+        _ = UnifiedDI.resolve(Tracked.self)
+        XCTAssertEqual(log.all, ["Tracked"])
     }
 }

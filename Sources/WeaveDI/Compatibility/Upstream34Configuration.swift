@@ -144,7 +144,8 @@ public enum OptimizationHooks {
 /// Process-wide switches, with upstream's names and defaults. Reading and
 /// assigning are thread-safe.
 ///
-/// ``defaultInjectedEnvironment`` sets ``InjectedValues/context``, and
+/// ``defaultInjectedEnvironment`` sets ``InjectedValues/context``,
+/// ``enableOptimizerTracking`` gates the tracking hooks, and
 /// ``enableAutoMonitor`` calls the monitor toggle handler and
 /// ``OptimizationHooks/setAutoMonitorEnabled``. The other switches are
 /// kept for code that reads them; WeaveDI's own logging follows
@@ -171,7 +172,6 @@ public enum WeaveDIConfiguration {
     }
 
     private struct State {
-        var optimizerTracking = true
         var autoMonitor = false
         var monitorToggleHandler: (@Sendable (Bool) -> Void)?
         var verboseLogging = false
@@ -183,11 +183,15 @@ public enum WeaveDIConfiguration {
 
     private static let state = Locked(State())
 
-    /// Whether an installed optimizer tracks registrations and resolutions.
-    /// On by default.
+    /// Whether ``OptimizationHooks/trackRegistration`` and
+    /// ``OptimizationHooks/trackResolution`` are called, as upstream's core
+    /// gated them. On by default.
     public static var enableOptimizerTracking: Bool {
-        get { state[\.optimizerTracking] }
-        set { state[\.optimizerTracking] = newValue }
+        get { RegistryObservers.current.tracking }
+        set {
+            RegistryObservers.update { $0.tracking = newValue }
+            ResolveStatistics.refreshReadMode()
+        }
     }
 
     /// Whether an installed monitor runs. Off by default. A change calls

@@ -56,7 +56,10 @@ public enum DILog {
 
     static func registered(_ type: Any.Type, scope: ProvideScope?) {
         guard debugEnabled.load(ordering: .relaxed) else { return }
-        RegistryObservers.current.registered?(type)
+        let observers = RegistryObservers.current
+        if observers.tracking {
+            observers.registered?(type)
+        }
         let logger = logger
         guard logger.logLevel <= .debug else { return }
         logger.debug("registered \(qualifiedTypeName(type))", metadata: ["scope": "\(scope.map { "\($0)" } ?? "eager")"])

@@ -13,8 +13,12 @@ enum RegistryObservers {
         var registered: (@Sendable (Any.Type) -> Void)?
         var resolved: (@Sendable (Any.Type) -> Void)?
         var missed: (@Sendable (Any.Type) -> Void)?
+        /// Whether `registered` and `resolved` are called (upstream's
+        /// `WeaveDIConfiguration.enableOptimizerTracking`); `missed` always is.
+        var tracking = true
 
-        var hearsRegistrationsOrMisses: Bool { registered != nil || missed != nil }
+        var hearsRegistrationsOrMisses: Bool { (tracking && registered != nil) || missed != nil }
+        var hearsResolves: Bool { tracking && resolved != nil }
     }
 
     private static let installed = Locked(Callbacks())

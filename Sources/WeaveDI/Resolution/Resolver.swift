@@ -304,7 +304,10 @@ enum ResolveStatistics {
                 counts[ObjectIdentifier(type), default: (type, 0)].count += 1
             }
         }
-        RegistryObservers.current.resolved?(type)
+        let observers = RegistryObservers.current
+        if observers.tracking {
+            observers.resolved?(type)
+        }
     }
 
     /// Whether resolves are counted for `stats()`.
@@ -325,7 +328,7 @@ enum ResolveStatistics {
     }
 
     private static func refreshReadMode(counting: Bool) {
-        weave_read_mode_set_counting(counting || RegistryObservers.current.resolved != nil)
+        weave_read_mode_set_counting(counting || RegistryObservers.current.hearsResolves)
     }
 
     static var snapshot: [String: Int] {

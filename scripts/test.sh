@@ -20,6 +20,9 @@ scripts/format.sh --check
 step "layers (Sources/WeaveDI depends downward: Registry, Resolution, API, Compatibility)"
 scripts/check-layers.sh
 
+step "reader's map (docs/architecture.md names only files and functions that exist)"
+scripts/check-readers-map.py
+
 step "C warnings"
 scripts/check-c-warnings.sh
 

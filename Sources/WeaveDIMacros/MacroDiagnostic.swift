@@ -33,7 +33,8 @@ enum MacroDiagnostic: DiagnosticMessage {
         case .provideMissingInitializer(let name):
             return "@Provide property '\(name)' needs an initializer expression; it becomes the registration's factory"
         case .provideUnknownArgument(let label):
-            return "@Provide does not take an argument labelled '\(label)'; the only argument is the scope, as '.singleton' or 'scope: .singleton'"
+            return
+                "@Provide does not take an argument labelled '\(label)'; the only argument is the scope, as '.singleton' or 'scope: .singleton'"
         case .provideInvalidScope(let expression):
             return "'\(expression)' is not a scope; use .transient, .singleton, .weak or .task"
         case .providerCycle(let chain):

@@ -26,11 +26,13 @@ let registryCSettings: [CSetting] =
 let package = Package(
     name: "WeaveDI",
     // Upstream WeaveDI's minimums. Nothing above them is needed: atomics come
-    // from swift-atomics on Apple platforms (Sources/WeaveDI/Registry/PlatformAtomic.swift),
+    // from swift-atomics on Apple platforms (Sources/WeaveDICore/Registry/PlatformAtomic.swift),
     // and start(timeout:) with its Duration is marked iOS 16 / tvOS 16 / watchOS 9.
     platforms: [.macOS(.v14), .iOS(.v15), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1), .macCatalyst(.v15)],
     products: [
         .library(name: "WeaveDI", targets: ["WeaveDI"]),
+        // The core alone, without upstream's compatibility names.
+        .library(name: "WeaveDICore", targets: ["WeaveDICore"]),
         // Test support (Swift Testing traits, an XCTest base class). A product
         // of its own so the main one never links a test framework.
         .library(name: "WeaveDITesting", targets: ["WeaveDITesting"]),
@@ -62,7 +64,7 @@ let package = Package(
         // with the defaults links no libck and compiles portable_ck.c.
         .trait(name: "MacOSSystemConcurrencyKit"),
         // Atomics from swift-atomics instead of Synchronization, as Apple
-        // platforms always get them (Sources/WeaveDI/Registry/PlatformAtomic.swift).
+        // platforms always get them (Sources/WeaveDICore/Registry/PlatformAtomic.swift).
         // Off by default; CI turns it on to test that code on Linux.
         .trait(name: "PortableAtomics"),
         .default(enabledTraits: ["SwiftDependencies", "Macros", "SystemConcurrencyKit"]),
@@ -73,7 +75,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         // Atomics on Apple platforms, where Synchronization is above the
         // declared minimums, and with the PortableAtomics trait
-        // (Sources/WeaveDI/Registry/PlatformAtomic.swift).
+        // (Sources/WeaveDICore/Registry/PlatformAtomic.swift).
         .package(url: "https://github.com/apple/swift-atomics.git", from: "1.3.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         // Documentation only: `swift package generate-documentation` (scripts/docs.sh).
@@ -109,8 +111,10 @@ let package = Package(
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
             ]
         ),
+        // The core: the registry, resolution and the recommended API.
+        // `import WeaveDICore` gives new code this alone.
         .target(
-            name: "WeaveDI",
+            name: "WeaveDICore",
             dependencies: [
                 "CWeaveRegistry",
                 .target(name: "WeaveDIMacros", condition: .when(traits: ["Macros"])),
@@ -118,11 +122,6 @@ let package = Package(
                 // Imported only on Apple platforms and with PortableAtomics;
                 // linked everywhere (one product cannot carry both conditions).
                 .product(name: "Atomics", package: "swift-atomics"),
-                .product(
-                    name: "Dependencies",
-                    package: "swift-dependencies",
-                    condition: .when(traits: ["SwiftDependencies"])
-                ),
             ],
             swiftSettings: [
                 .swiftLanguageMode(.v6),
@@ -130,6 +129,23 @@ let package = Package(
                 // C side's WEAVE_STRESS_HOOKS: debug builds only.
                 .define("WEAVE_STRESS_HOOKS", .when(configuration: .debug)),
             ]
+        ),
+        // Upstream WeaveDI's surface and the swift-dependencies bridge,
+        // written on the core's public and `package` API only (the compiler
+        // holds it to that); re-exports the core, so `import WeaveDI`
+        // compiles upstream apps unchanged.
+        .target(
+            name: "WeaveDI",
+            dependencies: [
+                "WeaveDICore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(
+                    name: "Dependencies",
+                    package: "swift-dependencies",
+                    condition: .when(traits: ["SwiftDependencies"])
+                ),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(
             name: "WeaveDITesting",

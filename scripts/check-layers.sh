@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks that Sources/WeaveDI depends downward only: no file in a folder
+# Checks that the library depends downward only: no file in a folder
 # names a type declared at the top level of a folder in a higher layer.
 # Layers, lowest first (a layer is a folder; its subfolders, the API's
 # families, may name each other's types):
@@ -20,7 +20,11 @@ cd "$(dirname "$0")/.."
 exec python3 - "$0" <<'PY'
 import os, re, sys
 
-ROOT = "Sources/WeaveDI"
+# The core's layers are Sources/WeaveDICore's folders; Compatibility is the
+# WeaveDI module, which the compiler already keeps from the core's
+# internals (the core cannot import it at all); checked here as well so a
+# folder moved between the two is still placed.
+ROOTS = ["Sources/WeaveDICore", "Sources/WeaveDI"]
 LAYERS = [
     ["Registry"],
     ["Resolution"],
@@ -49,17 +53,18 @@ def code_of(text):
 
 sources = {}
 problems = []
-for directory, subdirectories, names in os.walk(ROOT):
-    subdirectories[:] = [d for d in subdirectories if not d.endswith(".docc")]
-    for name in names:
-        if not name.endswith(".swift"):
-            continue
-        path = os.path.join(directory, name)
-        folder = os.path.relpath(path, ROOT).split(os.sep)[0]
-        if folder not in layer_of:
-            problems.append(f"{path}: folder {folder} is in no layer")
-            continue
-        sources[path] = (folder, code_of(open(path, encoding="utf-8").read()))
+for root in ROOTS:
+    for directory, subdirectories, names in os.walk(root):
+        subdirectories[:] = [d for d in subdirectories if not d.endswith(".docc")]
+        for name in names:
+            if not name.endswith(".swift"):
+                continue
+            path = os.path.join(directory, name)
+            folder = os.path.relpath(path, root).split(os.sep)[0]
+            if folder not in layer_of:
+                problems.append(f"{path}: folder {folder} is in no layer")
+                continue
+            sources[path] = (folder, code_of(open(path, encoding="utf-8").read()))
 
 declared_in = {}
 for path, (folder, code) in sources.items():
@@ -75,14 +80,14 @@ for path, (folder, code) in sorted(sources.items()):
     for name in sorted(set(re.findall(r"(?<![.\w])[A-Za-z_]\w*\b", mentions))):
         above = sorted(f for f in declared_in.get(name, ()) if layer_of[f] > rank)
         if above and not any(layer_of[f] <= rank for f in declared_in[name]):
-            known = (os.path.relpath(path, ROOT), name)
+            known = (path, name)
             if known in KNOWN:
                 KNOWN.discard(known)
                 continue
             problems.append(f"{path}: names {name}, declared in {', '.join(above)} (a higher layer)")
 
 for path, name in sorted(KNOWN):
-    problems.append(f"{ROOT}/{path} no longer names {name}: remove it from KNOWN in {sys.argv[0]}")
+    problems.append(f"{path} no longer names {name}: remove it from KNOWN in {sys.argv[0]}")
 for problem in problems:
     print(problem, file=sys.stderr)
 if problems:

@@ -29,10 +29,13 @@ everything = "\n".join(text for _, text in sources)
 problems = []
 
 # Files: "(API/Injection/Injected.swift)", "(Registry/TypeKey.swift)", also
-# bare "Registry/InlineValue.swift" mentions; relative to Sources/WeaveDI.
+# bare "Registry/InlineValue.swift" mentions; relative to the module's
+# folder (Sources/WeaveDICore for the core's layers, Sources/WeaveDI for
+# Compatibility).
 for path in sorted(set(re.findall(r"\b((?:API|Registry|Resolution|Compatibility)/[\w/+]+\.swift)", section))):
-    if not os.path.exists(os.path.join(ROOT, "Sources/WeaveDI", path)):
-        problems.append(f"file {path} (Sources/WeaveDI/{path}) does not exist")
+    module = "Sources/WeaveDI" if path.startswith("Compatibility/") else "Sources/WeaveDICore"
+    if not os.path.exists(os.path.join(ROOT, module, path)):
+        problems.append(f"file {path} ({module}/{path}) does not exist")
 
 def declared(name):
     if name[0].isupper():

@@ -302,46 +302,46 @@ swift_mutant() {
 swift_mutants() {
     # The defect of issue 22, put back: a claim won in the monitor loop builds
     # without looking for an instance published meanwhile (a second build).
-    swift_mutant no-recheck Sources/WeaveDI/Registry/BuildOnce.swift \
+    swift_mutant no-recheck Sources/WeaveDICore/Registry/BuildOnce.swift \
         's/\n *\/\/ Published between this thread.s last look and its claim\.\n *if let value = current\(\) \{\n *holder\.releaseClaim\(me\)\n *return value\n *\}//' \
         BuildWindowTests "buildOnce without the re-check after a won claim"
     # An async waiter that joins without looking again under the lock: one
     # that looked before a build ended starts a second build.
-    swift_mutant async-no-locked-look Sources/WeaveDI/Resolution/AsyncBuilds.swift \
+    swift_mutant async-no-locked-look Sources/WeaveDICore/Resolution/AsyncBuilds.swift \
         's/(let step: JoinStep<T> = state\.withLock \{ state in\n) *if let value = current\(\) \{\n *return \.resume\(\.success\(value\)\)\n *\}\n/$1/' \
         AsyncBuildWindowTests "an async waiter without its look under the lock"
     # An async waiter that joins without checking for its cancellation under
     # the lock: cancelled before it joined, it waits for the build anyway.
-    swift_mutant async-no-cancel-check Sources/WeaveDI/Resolution/AsyncBuilds.swift \
+    swift_mutant async-no-cancel-check Sources/WeaveDICore/Resolution/AsyncBuilds.swift \
         's/\n *if Task\.isCancelled \{\n *return \.resume\(\.failure\(CancellationError\(\)\)\)\n *\}//' \
         AsyncBuildWindowTests "an async waiter without its cancellation check under the lock"
     # Issue 41 (b): a factory's link still counted once it has returned: a
     # task the factory left running gets a cycle for resolving its type later.
-    swift_mutant returned-link-counts Sources/WeaveDI/Registry/AsyncChain.swift \
+    swift_mutant returned-link-counts Sources/WeaveDICore/Registry/AsyncChain.swift \
         's/ && !\$0\.run\.hasReturned//' \
         AsyncServiceTests.testATaskAFactoryLeftRunning "a returned factory's link still on its tasks' chain"
     # Issue 41 (b): a factory's run marked returned as it starts (tasks it
     # starts never on its chain): a factory awaiting a task that resolves its
     # own registration hangs (a singleton) or recurses (a transient).
-    swift_mutant returned-at-start Sources/WeaveDI/Resolution/AsyncBuilds.swift \
+    swift_mutant returned-at-start Sources/WeaveDICore/Resolution/AsyncBuilds.swift \
         's/defer \{ (flight|run)\.markReturned\(\) \}/$1.markReturned()/g' \
         AsyncServiceTests.testAFactoryAwaitingATask "a factory's tasks never on its chain"
     # Issue 41 (b): the wait check's path followed the edges out of a flight
     # whose factory had returned (a task it left running recorded them): a
     # false cycle (async_returned.pml, CHILD_RESOLVES_B).
-    swift_mutant path-through-returned Sources/WeaveDI/Resolution/AsyncBuilds.swift \
+    swift_mutant path-through-returned Sources/WeaveDICore/Resolution/AsyncBuilds.swift \
         's/\n *if node\.hasReturned \{ return nil \}//' \
         AsyncBuildWindowTests.testAFlightWhoseFactoryReturnedIsNoLinkOfACycle "a wait's path through a returned flight"
     # Issue 41 (a): start's flights launched on the cooperative pool instead
     # of start's own threads: hung synchronous factories, as many as the pool
     # has threads, keep start's timer from firing.
-    swift_mutant start-builds-on-pool Sources/WeaveDI/Resolution/AsyncBuilds.swift \
+    swift_mutant start-builds-on-pool Sources/WeaveDICore/Resolution/AsyncBuilds.swift \
         's/Task\(executorPreference: threads, operation: build\)/Task(operation: build)/' \
         AsyncStartHungFactoryTests.testStartReturnsWithinItsTimeoutWithMoreHung "start's builds on the cooperative pool"
     # A scope's holder that does not hold its registration: a .task resolve
     # through the type slot takes no reference of its own, so a registration
     # released mid-request would be freed under the scope that built from it.
-    swift_mutant holder-drops-registration Sources/WeaveDI/Resolution/ScopedInstances.swift \
+    swift_mutant holder-drops-registration Sources/WeaveDICore/Resolution/ScopedInstances.swift \
         's/\$0\.scopeRegistration = registration/_ = registration/' \
         TaskScopeTests "a scope's holder that does not keep its registration"
 }

@@ -17,7 +17,7 @@ step() { printf '\n== %s (%s)\n' "$1" "$(date +%H:%M:%S)" >&2; }
 step "format (swift-format, .swift-format)"
 scripts/format.sh --check
 
-step "layers (Sources/WeaveDI depends downward: Registry, Resolution, API, Compatibility)"
+step "layers (downward: WeaveDICore's Registry, Resolution, API; then WeaveDI's Compatibility)"
 scripts/check-layers.sh
 
 step "reader's map (docs/architecture.md names only files and functions that exist)"

@@ -1,7 +1,7 @@
 /*
  * async_build.pml: the async build protocol of one instance holder.
  *
- * Mirrors Sources/WeaveDI/Resolution/AsyncBuilds.swift: `AsyncBuilds.value`
+ * Mirrors Sources/WeaveDICore/Resolution/AsyncBuilds.swift: `AsyncBuilds.value`
  * (the first look, `current()`, with no lock; then, under `state`'s lock,
  * the look for the published instance, the look for a cancellation,
  * `Task.isCancelled`, and the join, which makes the holder's flight when

@@ -1,7 +1,7 @@
 /*
  * async_returned.pml: the async builds' cycle checks and the returned factory run.
  *
- * Mirrors Sources/WeaveDI/Resolution/AsyncBuilds.swift: `AsyncBuilds.value`
+ * Mirrors Sources/WeaveDICore/Resolution/AsyncBuilds.swift: `AsyncBuilds.value`
  * (the first look, `current()`; `AsyncChain.cycle(at:)`, which skips a
  * link whose factory run `hasReturned`; `me`, the task's `AsyncFlight.current`,
  * dropped when its flight has returned; then, under `state`'s lock, the

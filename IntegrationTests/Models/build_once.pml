@@ -2,11 +2,11 @@
  * build_once.pml: the build protocol of an instance holder (InstanceHolder:
  * a lazy registration, or the instance a scope keeps for one).
  *
- * Mirrors Sources/WeaveDI/Registry/BuildOnce.swift `buildOnce` (with the
+ * Mirrors Sources/WeaveDICore/Registry/BuildOnce.swift `buildOnce` (with the
  * re-check after a claim won in the monitor loop, marked FIX), `publish`
  * (a state compare-and-swap, EMPTY -> WRITING, that a second publish loses,
  * returning the published instance: InstanceHolder.beginPublishing), and
- * Sources/WeaveDI/Registry/BuildOnce.swift `InstanceHolder.releaseClaim` and
+ * Sources/WeaveDICore/Registry/BuildOnce.swift `InstanceHolder.releaseClaim` and
  * `BuildMonitor.wait`. N threads call buildOnce once on one holder. Before
  * issue 22's fix buildOnce lacked FIX and publish (SharedInstanceHolder.publish,
  * ScopedInstance's closure) stored the instance and set the state with no

@@ -1,5 +1,5 @@
 // The test targets' atomics and lock, taken from where the library takes its
-// own (Sources/WeaveDI/Registry/PlatformAtomic.swift): Synchronization on
+// own (Sources/WeaveDICore/Registry/PlatformAtomic.swift): Synchronization on
 // Linux; on Apple platforms, where Synchronization needs macOS 15 / iOS 18,
 // above the package's minimums, swift-atomics and a pthread mutex, as with
 // the PortableAtomics trait on Linux (which CI builds these tests with).

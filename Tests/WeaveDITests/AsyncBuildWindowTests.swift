@@ -3,6 +3,7 @@
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 private final class WindowService: Sendable {}
 

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 /// A gate that synchronous code blocks on: a factory that "never returns"
 /// until the test ends.

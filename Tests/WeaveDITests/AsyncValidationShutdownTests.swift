@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 /// `validateAsync()` builds every async registration once, in a throwaway
 /// copy. A service whose factory opens connections (a database pool) is

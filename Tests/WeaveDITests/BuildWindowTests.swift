@@ -5,6 +5,7 @@ import Foundation
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 private final class WindowProbe: Sendable {}
 

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 private protocol Stamped: AnyObject, Sendable {
     var registration: Int { get }

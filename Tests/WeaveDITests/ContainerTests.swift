@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 final class ContainerTests: DITestCase {
     func testAssigningLiveIsSeenByUnifiedDI() {

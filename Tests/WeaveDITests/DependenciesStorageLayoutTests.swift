@@ -3,6 +3,7 @@ import Dependencies
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 private struct LayoutKey: DependencyKey {
     static let liveValue = "live"

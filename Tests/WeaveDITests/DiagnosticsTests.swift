@@ -3,6 +3,7 @@ import Logging
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 private final class CycleA: Sendable {
     let b: CycleB?

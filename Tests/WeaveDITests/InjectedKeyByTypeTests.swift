@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 // `@Injected var x: T` finds the InjectedKey whose Value is T before anything
 // has read that key (issue 25, item 4). Each key here is read by nothing

@@ -2,6 +2,7 @@ import Dispatch
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 #if canImport(Glibc)
 import Glibc

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 private protocol Greeting: Sendable { var text: String { get } }
 private struct Hello: Greeting { let text: String }

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 private protocol Stock: Sendable { var serial: Int { get } }
 private final class StockImpl: Stock {

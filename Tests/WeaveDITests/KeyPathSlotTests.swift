@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 private struct CounterKey: InjectedKey {
     static let liveValue = 41

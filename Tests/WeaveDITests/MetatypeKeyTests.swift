@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 // A registration made through a metatype variable whose static type is a
 // superclass (`let t: Base.Type = Sub.self`) registers a factory of the

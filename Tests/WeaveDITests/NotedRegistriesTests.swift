@@ -2,6 +2,7 @@ import Dispatch
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 // Issue 41 item 4: a container's first registration notes its registry in
 // sharded tables of unretained references (`NotedRegistries`), with no

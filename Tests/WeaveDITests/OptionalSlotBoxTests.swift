@@ -2,6 +2,7 @@ import CWeaveRegistry
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 private protocol OptionalSlotGreeter: Sendable {
     var name: String { get }

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 private final class OverlaySvc: Sendable {
     let tag: String

@@ -5,6 +5,7 @@ import Testing
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 protocol Service: Sendable {
     var id: Int { get }

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 private final class ShutdownLog: Sendable {
     private let names = Locked<[String]>([])

@@ -3,6 +3,7 @@ import Logging
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 private final class LoopA: Sendable {
     let b: LoopB?

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 /// Every kind of slot of one key gets an identity of its own.
 final class SlotKindTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 /// `TaskScope.currentUnretained` reads the task-local binding through the
 /// Concurrency runtime's own call instead of `TaskLocal.get`: wherever a

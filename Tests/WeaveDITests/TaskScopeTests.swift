@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 final class TaskScopeTests: DITestCase {
     func testOneInstancePerScopeSharedByChildTasks() async {

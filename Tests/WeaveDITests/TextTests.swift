@@ -1,4 +1,4 @@
-// The string helpers messages are built with (Sources/WeaveDI/Registry/Text.swift)
+// The string helpers messages are built with (Sources/WeaveDICore/Registry/Text.swift)
 // written because the standard library's own need iOS 16: on Linux, where
 // those are available, every helper must agree with its standard-library
 // counterpart on random strings over a small alphabet (so separators and
@@ -7,6 +7,7 @@ import PropertyBased
 import Testing
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 private enum TextGen {
     static let text = Gen.element(of: ["a", "b", "-", ">", " "]).array(of: 0...14).map { $0.compactMap { $0 }.joined() }

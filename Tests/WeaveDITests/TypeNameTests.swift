@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 private struct Tagged<Tag> {}
 private enum Tag0 {}

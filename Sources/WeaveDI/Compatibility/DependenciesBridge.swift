@@ -1,5 +1,4 @@
 #if SwiftDependencies
-import CWeaveRegistry
 // Re-exported, as upstream 3.4.0 does: code written against it uses
 // `@Dependency` and `DependencyValues` with `import WeaveDI` alone. Without
 // the trait nothing of swift-dependencies is built or visible.
@@ -62,7 +61,7 @@ extension Injected {
     /// - Parameter key: The swift-dependencies key type.
     @_disfavoredOverload
     public init<K: DependencyKey>(_ key: K.Type) where K.Value == Value {
-        self.slot = InjectionSlots.slot(forDependencyKey: DependencyKeyType(K.self), value: Value.self)
+        self.init(slot: InjectionSlots.slot(forDependencyKey: DependencyKeyType(K.self), value: Value.self))
     }
 }
 
@@ -102,13 +101,9 @@ extension InjectionSlots {
     static func slot<Value: Sendable>(
         forDependencyKey key: DependencyKeyType, value: Value.Type
     ) -> Unmanaged<InjectionSlot<Value>> {
-        let identity = identity(key.identifier, .dependencyKey)
-        if let owner = weave_slot_find(identity) {
-            return Unmanaged.fromOpaque(owner)
-        }
-        return makeSlot(
-            identity: identity,
-            uncached: {
+        uncachedSlot(
+            dependencyKey: key.identifier,
+            read: {
                 // An app that never uses TCA sync pays this one load.
                 TCASyncGate.isActive ? TCASyncBridge.dependencyKeyRead(key, Value.self) : key.read(Value.self)
             })

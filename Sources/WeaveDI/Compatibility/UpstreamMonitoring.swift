@@ -1,4 +1,3 @@
-import CWeaveRegistry
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,3 @@
-import CWeaveRegistry
 
 /// Upstream's registry health report, computed from the live container's
 /// last `validate()`: this package keeps one store of registrations, so the

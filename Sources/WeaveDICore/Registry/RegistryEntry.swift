@@ -6,7 +6,7 @@
 /// value in the same inline storage (`InstanceHolder.storage`, two words
 /// in): architecture, An entry is its own holder.
 @usableFromInline
-class AnyRegistryEntry: SharedInstanceHolder, @unchecked Sendable {
+package class AnyRegistryEntry: SharedInstanceHolder, @unchecked Sendable {
     /// How the registration makes its instance: it has it already
     /// (`PrebuiltEntry`), or a factory makes it for the registration's
     /// lifetime (`LazyEntry`). One byte: `prebuilt` takes a value
@@ -25,7 +25,7 @@ class AnyRegistryEntry: SharedInstanceHolder, @unchecked Sendable {
     }
 
     /// The lifetime: a prebuilt value is shared, as a singleton is.
-    var scope: ProvideScope {
+    package var scope: ProvideScope {
         switch kind {
         case .prebuilt: return .singleton
         case .lazy(let scope): return scope
@@ -34,7 +34,7 @@ class AnyRegistryEntry: SharedInstanceHolder, @unchecked Sendable {
 
     /// Whether this entry only forwards a read to others
     /// (`LazyEntry.forwards`): bookkeeping, not an app's registration.
-    var isForwarder: Bool {
+    package var isForwarder: Bool {
         if case .lazy = kind {
             return lazy.forwards
         }
@@ -42,7 +42,7 @@ class AnyRegistryEntry: SharedInstanceHolder, @unchecked Sendable {
     }
 
     /// What the registration owns beside its factory (`LazyEntry.owned`).
-    var companion: (any AnyObject & Sendable)? {
+    package var companion: (any AnyObject & Sendable)? {
         if case .lazy = kind {
             return lazy.owned
         }
@@ -73,7 +73,7 @@ class AnyRegistryEntry: SharedInstanceHolder, @unchecked Sendable {
 
     /// The instance this registration holds and when it was built, for
     /// `shutdown()`: an eager value or a built singleton.
-    var heldInstance: (order: UInt64, value: Any)? { nil }
+    package var heldInstance: (order: UInt64, value: Any)? { nil }
 
     /// Whether the factory is async (`LazyEntry.makeAsync`).
     var isAsync: Bool { false }
@@ -105,7 +105,7 @@ class AnyRegistryEntry: SharedInstanceHolder, @unchecked Sendable {
 /// costs more. Its `state` stays 0: the holder's `deinit` leaves the value
 /// to this one's.
 @usableFromInline
-final class PrebuiltEntry: AnyRegistryEntry, @unchecked Sendable {
+package final class PrebuiltEntry: AnyRegistryEntry, @unchecked Sendable {
     /// Kept for `@Factory`, which builds a new instance on every access:
     /// writes one as `LazyEntry.make` does.
     @usableFromInline let make: (@Sendable (UnsafeMutableRawPointer) throws -> Void)?
@@ -116,7 +116,7 @@ final class PrebuiltEntry: AnyRegistryEntry, @unchecked Sendable {
     let order = BuildOrder.next()
 
     @inlinable
-    init<T>(_ value: T, factory: (@Sendable () -> T)?) {
+    package init<T>(_ value: T, factory: (@Sendable () -> T)?) {
         if let factory {
             make = { storage in storage.initializeMemory(as: T.self, to: factory()) }
         } else {
@@ -149,7 +149,7 @@ final class PrebuiltEntry: AnyRegistryEntry, @unchecked Sendable {
         return _openExistential(type, do: valueReturningClone)(self)
     }
 
-    override var heldInstance: (order: UInt64, value: Any)? {
+    override package var heldInstance: (order: UInt64, value: Any)? {
         (order, InlineValue.copy(storageAddress, of: type))
     }
 }
@@ -169,7 +169,7 @@ private func valueReturningClone<V>(_ type: V.Type) -> (PrebuiltEntry) -> AnyReg
 /// Not generic (architecture: No generic metadata per type). The factory is kept as a function that writes an instance into memory
 /// laid out for `type`; the generic methods, given that type, read it back.
 @usableFromInline
-final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
+package final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
     /// The synchronous factory, writing a `type` instance to its argument
     /// (left uninitialized when it throws). For an async registration, one
     /// that throws ``DIError/asyncRegistration(type:)``: a synchronous
@@ -210,7 +210,7 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
     }
 
     /// A transient registration of `T` that owns `companion` (see there).
-    convenience init<T>(
+    package convenience init<T>(
         transientOwning companion: any AnyObject & Sendable, factory: @escaping @Sendable () throws -> T
     ) {
         self.init(
@@ -220,7 +220,7 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
     }
 
     /// The same, for an async factory.
-    convenience init<T>(
+    package convenience init<T>(
         transientOwning companion: any AnyObject & Sendable, asyncFactory: @escaping @Sendable () async throws -> T
     ) {
         let name = typeName(T.self)
@@ -232,7 +232,7 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
     }
 
     /// A transient forwarder of `T`: `read` builds every resolve.
-    convenience init<T>(forwarding read: @escaping @Sendable () throws -> T) {
+    package convenience init<T>(forwarding read: @escaping @Sendable () throws -> T) {
         self.init(
             type: T.self, scope: .transient,
             make: { storage in storage.initializeMemory(as: T.self, to: try read()) },
@@ -268,7 +268,7 @@ final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
 
     override var startHolder: InstanceHolder? { self }
 
-    override var heldInstance: (order: UInt64, value: Any)? {
+    override package var heldInstance: (order: UInt64, value: Any)? {
         guard kind == .lazy(.singleton), let value = builtValue else { return nil }
         return (builtOrder, value)
     }

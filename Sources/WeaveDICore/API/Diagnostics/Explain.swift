@@ -120,7 +120,7 @@ extension UnifiedDI {
 
 /// The dependency graph of the last `validate()` of each container, for
 /// `explain`. Validations are rare; the graphs are small.
-enum LastValidation {
+package enum LastValidation {
     /// Held weakly: a container's address may be reused by a new one after
     /// it is gone, and the new one must not inherit its graph. Through its
     /// registry, which lives as long as it does: a weak reference gives its
@@ -149,9 +149,9 @@ enum LastValidation {
         }
     }
 
-    static func graph(for container: DIContainer) -> DependencyGraph? { recorded(for: container)?.graph }
+    package static func graph(for container: DIContainer) -> DependencyGraph? { recorded(for: container)?.graph }
 
-    static func problems(for container: DIContainer) -> [ValidationReport.Problem] {
+    package static func problems(for container: DIContainer) -> [ValidationReport.Problem] {
         recorded(for: container)?.problems ?? []
     }
 

@@ -27,7 +27,7 @@ import Synchronization
 /// release) replaces the entry atomically and releases the old one once no
 /// reader can still see it.
 public final class DIContainer: @unchecked Sendable {
-    @usableFromInline let registry: Registry
+    @usableFromInline package let registry: Registry
     /// The container this one falls back to on a miss, if any.
     public let parent: DIContainer?
 
@@ -320,7 +320,7 @@ public final class DIContainer: @unchecked Sendable {
     /// overloads are inlinable, so an entry's factory is specialised for
     /// the registered type), logged with its scope (nil: eager).
     @usableFromInline
-    func storeRegistration(_ entry: AnyRegistryEntry, key: TypeKey, scope: ProvideScope?) {
+    package func storeRegistration(_ entry: AnyRegistryEntry, key: TypeKey, scope: ProvideScope?) {
         store(entry, key: key)
         DILog.registered(entry.type, scope: scope)
     }
@@ -379,7 +379,7 @@ extension DIContainer {
     /// The registrations a resolve from this container can reach: its own,
     /// then each parent's, a key once (the nearest registration wins, as in
     /// a resolve). For validation, start and diagnostics.
-    var reachableEntries: [(key: TypeKey, entry: AnyRegistryEntry)] {
+    package var reachableEntries: [(key: TypeKey, entry: AnyRegistryEntry)] {
         var seen = Set<TypeKey>()
         var entries: [(key: TypeKey, entry: AnyRegistryEntry)] = []
         var container: DIContainer? = self

@@ -8,9 +8,9 @@ import CWeaveRegistry
 /// second copy of every registration would double each write and split the
 /// source of truth for nothing.
 @usableFromInline
-final class Registry: @unchecked Sendable {
+package final class Registry: @unchecked Sendable {
     @usableFromInline let handle: OpaquePointer
-    let parent: Registry?
+    package let parent: Registry?
 
     /// Whether this registry is in `NotedRegistries`: set at its
     /// container's first registration, never cleared.
@@ -54,7 +54,7 @@ final class Registry: @unchecked Sendable {
 
     /// Inserts or replaces. The replaced entry (and any instance it built)
     /// is released once no reader can see it, before this returns.
-    func set(_ entry: AnyRegistryEntry, forKey key: TypeKey) {
+    package func set(_ entry: AnyRegistryEntry, forKey key: TypeKey) {
         if !weave_registry_set(handle, key, Unmanaged.passRetained(entry).toOpaque()) {
             Unmanaged.passUnretained(entry).release()
             fatalError("WeaveDI: out of memory registering \(qualifiedTypeName(entry.type))")
@@ -72,7 +72,7 @@ final class Registry: @unchecked Sendable {
     }
 
     @discardableResult
-    func remove(_ key: TypeKey) -> Bool {
+    package func remove(_ key: TypeKey) -> Bool {
         weave_registry_remove(handle, key)
     }
 
@@ -96,7 +96,7 @@ final class Registry: @unchecked Sendable {
     }
 
     /// This registry's entries (not its parents').
-    var entries: [AnyRegistryEntry] {
+    package var entries: [AnyRegistryEntry] {
         keyedEntries.map(\.entry)
     }
 
@@ -115,7 +115,7 @@ final class Registry: @unchecked Sendable {
     }
 
     /// Registered types of this registry and its parents, for diagnostics.
-    var registeredTypes: [Any.Type] {
+    package var registeredTypes: [Any.Type] {
         entries.map(\.type) + (parent?.registeredTypes ?? [])
     }
 }

@@ -28,7 +28,7 @@ public enum InjectionContext: String, Sendable, CaseIterable {
     /// Set `WEAVEDI_CONTEXT=live|test|preview` to force a context; otherwise
     /// previews are detected by Xcode's environment and tests by the test
     /// runner (XCTest or Swift Testing, `swift test` on Linux and macOS).
-    static func detect(
+    package static func detect(
         environment: (String) -> String? = ProcessEnvironment.value,
         arguments: [String] = CommandLine.arguments
     ) -> InjectionContext {

@@ -5,9 +5,9 @@ import CWeaveRegistry
 /// on every read instead of a Swift global's accessor call. While the count
 /// is zero, a read can skip the task-local lookup entirely.
 @usableFromInline
-enum OverrideScopes {
+package enum OverrideScopes {
     @inlinable @inline(__always)
-    static var noneActive: Bool { weave_read_mode() < WEAVE_READ_MODE_ONE_SCOPE }
+    package static var noneActive: Bool { weave_read_mode() < WEAVE_READ_MODE_ONE_SCOPE }
 
     /// The scopes alive now (overlays included).
     static var count: Int { Int((weave_read_mode() % WEAVE_READ_MODE_ONE_OVERLAY) / WEAVE_READ_MODE_ONE_SCOPE) }

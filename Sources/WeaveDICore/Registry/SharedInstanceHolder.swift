@@ -21,7 +21,7 @@ import Synchronization
 /// registration only adds what a registration is (architecture: An entry is
 /// its own holder).
 @usableFromInline
-class SharedInstanceHolder: InstanceHolder, @unchecked Sendable {
+package class SharedInstanceHolder: InstanceHolder, @unchecked Sendable {
     @usableFromInline final let holdsWeakly: Bool
     /// A retained `WeakBox`; read inside a read section only, since a
     /// rebuild replaces it and releases the old one after a grace period.

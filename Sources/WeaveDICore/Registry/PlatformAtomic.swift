@@ -14,7 +14,7 @@ import Atomics
 /// ordering is a constant at the call site. Sendable as `ManagedAtomic` is:
 /// every access to the value is atomic.
 @usableFromInline
-struct PlatformAtomic<Value: AtomicValue>: @unchecked Sendable where Value.AtomicRepresentation.Value == Value {
+package struct PlatformAtomic<Value: AtomicValue>: @unchecked Sendable where Value.AtomicRepresentation.Value == Value {
     @usableFromInline let cell: ManagedAtomic<Value>
 
     @inlinable init(_ initial: Value) {
@@ -66,5 +66,5 @@ extension PlatformAtomic where Value: AtomicInteger {
 import Synchronization
 
 @usableFromInline
-typealias PlatformAtomic<Value: AtomicRepresentable> = Synchronization.Atomic<Value>
+package typealias PlatformAtomic<Value: AtomicRepresentable> = Synchronization.Atomic<Value>
 #endif

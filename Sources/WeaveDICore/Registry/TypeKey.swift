@@ -7,14 +7,14 @@ import Synchronization
 /// The registry key of a type: the bits of its `ObjectIdentifier`. Used raw
 /// (not through `hashValue`, which is seeded per process) so C can hash it.
 @usableFromInline
-typealias TypeKey = UInt
+package typealias TypeKey = UInt
 
 /// The key is `T`'s, not the metatype value's: `register(t) { ... }` with
 /// `let t: Base.Type = Sub.self` registers a factory of `Base`, which a
 /// resolve of `Sub` must never find (it would hand out a `Base` as a `Sub`).
 /// An `Any.Type` passed here is opened, so its key is its dynamic type's.
 @inlinable @inline(__always)
-func typeKey<T>(_ type: T.Type) -> TypeKey {
+package func typeKey<T>(_ type: T.Type) -> TypeKey {
     UInt(bitPattern: ObjectIdentifier(T.self))
 }
 
@@ -22,7 +22,7 @@ func typeKey<T>(_ type: T.Type) -> TypeKey {
 /// in `DIError`'s and the validation report's payloads (upstream WeaveDI's
 /// spelling, which code matches on). Notes the type's qualified name, so a
 /// message built later from the short one can print it in full.
-@usableFromInline func typeName(_ type: Any.Type) -> String {
+@usableFromInline package func typeName(_ type: Any.Type) -> String {
     TypeNames.known(type) ?? TypeNames.add(type)
 }
 
@@ -30,7 +30,7 @@ func typeKey<T>(_ type: T.Type) -> TypeKey {
 /// (module and nesting included, "App.Billing.Cache"), without the
 /// "(unknown context at $…)" that spells a private or local type's scope
 /// by its address, which reads as noise and differs from run to run.
-func qualifiedTypeName(_ type: Any.Type) -> String {
+package func qualifiedTypeName(_ type: Any.Type) -> String {
     var full = String(reflecting: type)
     while let start = full.firstOccurrence(of: "(unknown context at $"),
         let end = full[start.upperBound...].firstOccurrence(of: ").")

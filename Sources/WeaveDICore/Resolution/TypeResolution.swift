@@ -3,8 +3,8 @@ import CWeaveRegistry
 /// Resolution by value type alone, for `@Injected var x: T` and `T?`: an
 /// override of that type, then the live container (or the task's overlay),
 /// then the default of the one `InjectedKey` whose `Value` is that type.
-enum TypeResolution {
-    static func resolve<T>(_ type: T.Type, record: ReadRecord?) throws(DIError) -> T? {
+package enum TypeResolution {
+    package static func resolve<T>(_ type: T.Type, record: ReadRecord?) throws(DIError) -> T? {
         if !OverrideScopes.noneActive, let overridden = InjectedValues.task.overriddenValue(ofType: type) {
             record?.cacheable = false
             return overridden

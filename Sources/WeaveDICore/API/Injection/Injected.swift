@@ -36,7 +36,14 @@
 /// cached. Reads are thread-safe.
 @propertyWrapper
 public struct Injected<Value: Sendable>: @unchecked Sendable {
-    @usableFromInline let slot: Unmanaged<InjectionSlot<Value>>
+    @usableFromInline package let slot: Unmanaged<InjectionSlot<Value>>
+
+    /// A property read through `slot`: the entry point for compatibility
+    /// initialisers in another module (a struct's stored property can only be
+    /// set by its own module's initialisers).
+    package init(slot: Unmanaged<InjectionSlot<Value>>) {
+        self.slot = slot
+    }
 
     /// Reads the ``InjectedValues`` property `keyPath` names.
     ///

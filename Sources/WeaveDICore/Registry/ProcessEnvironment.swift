@@ -7,9 +7,9 @@ import Darwin
 #endif
 
 /// The process environment, read without Foundation.
-enum ProcessEnvironment {
+package enum ProcessEnvironment {
     /// The value of the variable `name`, or nil when it is not set.
-    static func value(_ name: String) -> String? {
+    package static func value(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
 }

@@ -15,7 +15,7 @@ import CWeaveRegistry
 /// they return, so a released instance never outlives its registration
 /// because some slot once read it.
 @usableFromInline
-final class InjectionSlot<Value>: InjectionSlotHandle, @unchecked Sendable {
+package final class InjectionSlot<Value>: InjectionSlotHandle, @unchecked Sendable {
     @usableFromInline let handle: OpaquePointer
     /// The full read (overrides, the container, defaults), reporting into
     /// the record whether its result may be cached, and the registration it

@@ -1,12 +1,18 @@
 /// The message `requireResolve` stops with: what was asked, why it failed,
 /// what is registered that looks close and why it did not answer, and how
 /// to register it.
-struct MissingDependencyReport {
+package struct MissingDependencyReport {
     let type: Any.Type
     let error: DIError
     let container: DIContainer
 
-    var message: String {
+    package init(type: Any.Type, error: DIError, container: DIContainer) {
+        self.type = type
+        self.error = error
+        self.container = container
+    }
+
+    package var message: String {
         let name = typeName(type)
         guard case .dependencyNotFound = error else {
             return "WeaveDI.requireResolve(\(name).self): \(error.description)"
@@ -166,11 +172,11 @@ enum NearMiss {
 /// first registration with no global lock and no weak reference, gone with
 /// it; its comment says how), each with how its container relates to the
 /// one a resolve asked.
-enum KnownContainers {
+package enum KnownContainers {
     /// The registries of the live known containers a resolve from
     /// `container` does not read (neither it nor a parent), each with how
     /// its container relates to `container`.
-    static func unreachable(from container: DIContainer) -> [(Registry, String)] {
+    package static func unreachable(from container: DIContainer) -> [(Registry, String)] {
         let asked = container.registry
         var chain: [ObjectIdentifier] = []
         var current: Registry? = asked

@@ -31,7 +31,7 @@ enum SlotKind: UInt, CaseIterable {
 /// Finds or makes the slot of a key. The fast path is an index probe in C
 /// (no lock); a slot is made once per key, under a lock.
 @usableFromInline
-enum InjectionSlots {
+package enum InjectionSlots {
     private struct State {
         var byIdentity: [UInt: AnyObject] = [:]
         var byKeyPath: [AnyKeyPath: AnyObject] = [:]
@@ -113,7 +113,7 @@ enum InjectionSlots {
     }
 
     @usableFromInline @inline(never)
-    static func makeSlot<Value>(
+    package static func makeSlot<Value>(
         forKeyPath keyPath: KeyPath<InjectedValues, Value>, identity: UInt
     ) -> Unmanaged<InjectionSlot<Value>> {
         // A key path is immutable. It is not Sendable when it names a
@@ -171,6 +171,19 @@ enum InjectionSlots {
         }
     }
 
+    /// The slot of a swift-dependencies key (`key` is its type's identifier),
+    /// made on first use; its value is never cached (`body` runs on every
+    /// read). The bridge's one way into the slot table.
+    package static func uncachedSlot<Value>(
+        dependencyKey key: ObjectIdentifier, read body: @escaping @Sendable () -> Value
+    ) -> Unmanaged<InjectionSlot<Value>> {
+        let identity = identity(key, .dependencyKey)
+        if let owner = weave_slot_find(identity) {
+            return Unmanaged.fromOpaque(owner)
+        }
+        return makeSlot(identity: identity, uncached: body)
+    }
+
     /// A slot whose value is never cached: `body` runs on every read.
     static func makeSlot<Value>(
         identity: UInt, uncached body: @escaping @Sendable () -> Value
@@ -215,13 +228,13 @@ extension InjectionSlots {
     /// `@Injected var x: T` whose registration failed to build (a cycle, or
     /// a `.task` registration read outside `withTaskScope`).
     @usableFromInline @inline(never)
-    static func stopReading<Value>(_ type: Value.Type, _ error: DIError) -> Never {
+    package static func stopReading<Value>(_ type: Value.Type, _ error: DIError) -> Never {
         DILog.failure(error)
         fatalError("@Injected var: \(qualifiedTypeName(Value.self)): \(error.description)")
     }
 
     @inline(never)
-    static func stopMissing<Value>(_ type: Value.Type) -> Never {
+    package static func stopMissing<Value>(_ type: Value.Type) -> Never {
         fatalError(missingMessage(Value.self))
     }
 

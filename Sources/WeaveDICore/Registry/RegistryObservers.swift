@@ -8,14 +8,14 @@
 /// only while a resolve callback is installed, through the counting read
 /// (`ResolveStatistics`), which then bypasses the shared cache as `stats()`
 /// does.
-enum RegistryObservers {
-    struct Callbacks: Sendable {
-        var registered: (@Sendable (Any.Type) -> Void)?
-        var resolved: (@Sendable (Any.Type) -> Void)?
-        var missed: (@Sendable (Any.Type) -> Void)?
+package enum RegistryObservers {
+    package struct Callbacks: Sendable {
+        package var registered: (@Sendable (Any.Type) -> Void)?
+        package var resolved: (@Sendable (Any.Type) -> Void)?
+        package var missed: (@Sendable (Any.Type) -> Void)?
         /// Whether `registered` and `resolved` are called (upstream's
         /// `WeaveDIConfiguration.enableOptimizerTracking`); `missed` always is.
-        var tracking = true
+        package var tracking = true
 
         var hearsRegistrationsOrMisses: Bool { (tracking && registered != nil) || missed != nil }
         var hearsResolves: Bool { tracking && resolved != nil }
@@ -23,11 +23,11 @@ enum RegistryObservers {
 
     private static let installed = Locked(Callbacks())
 
-    static var current: Callbacks { installed.withLock { $0 } }
+    package static var current: Callbacks { installed.withLock { $0 } }
 
     /// Changes the callbacks, then the flag the registration and miss paths
     /// read (the counting read is its caller's: `ResolveStatistics`).
-    static func update(_ change: (inout Callbacks) -> Void) {
+    package static func update(_ change: (inout Callbacks) -> Void) {
         installed.withLock { change(&$0) }
         DILog.refreshSlowPath()
     }

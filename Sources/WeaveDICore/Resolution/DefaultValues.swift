@@ -10,7 +10,7 @@ import Synchronization
 /// container, so `UnifiedDI.releaseAll()` never disturbs it. Stored in two
 /// C tables of their own (by key, and by value type for the generic keys
 /// `@Injected var x: T` finds once read), so reading a default takes no lock.
-enum DefaultValues {
+package enum DefaultValues {
     private static let byKey = Registry(parent: nil)
     private static let byValueType = Registry(parent: nil)
     /// Advanced by every context change, before the tables are emptied: an
@@ -18,7 +18,7 @@ enum DefaultValues {
     /// withdraws what it stored.
     private static let contextChanges = PlatformAtomic<UInt64>(0)
 
-    static func value<K: InjectedKey>(for key: K.Type) -> K.Value {
+    package static func value<K: InjectedKey>(for key: K.Type) -> K.Value {
         if let cached = cachedValue(K.Value.self, in: byKey, key: typeKey(K.self)) {
             return cached
         }

@@ -241,6 +241,11 @@ public struct DependencyGraph: Sendable, Equatable {
     /// Sorted by `from`, then `to`.
     public let edges: [Edge]
 
+    package init(nodes: [Node], edges: [Edge]) {
+        self.nodes = nodes
+        self.edges = edges
+    }
+
     /// Graphviz DOT: one box per registration labelled with its scope,
     /// missing dependencies dashed and red.
     ///

@@ -19,7 +19,7 @@ import CWeaveRegistry
 /// may not (a cache would pin it). (An out parameter, not a generic struct
 /// of both (architecture: No generic metadata per type).)
 @usableFromInline
-enum Resolver {
+package enum Resolver {
     /// Resolves `type` from `registry` (and its parents), or from the live
     /// container when `registry` is nil. Nil when nothing is registered;
     /// throws for a cycle or a `.task` registration outside any scope.
@@ -101,7 +101,7 @@ enum Resolver {
     /// under the key type and holds a `T`). A live read (`registry` nil) made
     /// inside `withContainerOverlay` goes to the overlay.
     @inlinable @inline(__always)
-    static func resolve<T>(
+    package static func resolve<T>(
         _ type: T.Type, key: TypeKey, in registry: Registry?, cacheable: inout Bool
     ) throws(DIError) -> T? {
         // `registry` goes to the body as it came: a copy of it in a local
@@ -268,7 +268,7 @@ enum Resolver {
     /// The entry itself, retained, by the selected read: for `@Factory`,
     /// which needs the factory rather than the instance.
     @usableFromInline
-    static func entry<T>(_ type: T.Type, in registry: Registry?) -> AnyRegistryEntry? {
+    package static func entry<T>(_ type: T.Type, in registry: Registry?) -> AnyRegistryEntry? {
         let key = typeKey(type)
         let registry = registry ?? (ContainerOverlays.noneActive ? nil : ContainerOverlays.currentRegistry())
         guard UnifiedRegistry.optimized else {
@@ -291,7 +291,7 @@ enum Resolver {
 /// The same counting read tells a resolve callback (`RegistryObservers`)
 /// while one is installed.
 @usableFromInline
-enum ResolveStatistics {
+package enum ResolveStatistics {
     private static let counts = Locked<[ObjectIdentifier: (type: Any.Type, count: Int)]>([:])
     /// Whether resolves are counted (`setAutoOptimization`); the read mode's
     /// counting bit is this or an installed resolve callback.
@@ -311,11 +311,11 @@ enum ResolveStatistics {
     }
 
     /// Whether resolves are counted for `stats()`.
-    static var isCounting: Bool { counting.withLock { $0 } }
+    package static var isCounting: Bool { counting.withLock { $0 } }
 
     /// Turns counting on or off; the read takes the counting route while
     /// counting is on or a resolve callback is installed.
-    static func setCounting(_ on: Bool) {
+    package static func setCounting(_ on: Bool) {
         counting.withLock { counting in
             counting = on
             refreshReadMode(counting: on)
@@ -323,7 +323,7 @@ enum ResolveStatistics {
     }
 
     /// After a resolve callback was installed or removed.
-    static func refreshReadMode() {
+    package static func refreshReadMode() {
         counting.withLock { refreshReadMode(counting: $0) }
     }
 
@@ -331,7 +331,7 @@ enum ResolveStatistics {
         weave_read_mode_set_counting(counting || RegistryObservers.current.hearsResolves)
     }
 
-    static var snapshot: [String: Int] {
+    package static var snapshot: [String: Int] {
         counts.withLock { counts in
             var byName: [String: Int] = [:]
             for (_, value) in counts { byName[typeName(value.type), default: 0] += value.count }
@@ -339,5 +339,5 @@ enum ResolveStatistics {
         }
     }
 
-    static func reset() { counts.withLock { $0 = [:] } }
+    package static func reset() { counts.withLock { $0 = [:] } }
 }

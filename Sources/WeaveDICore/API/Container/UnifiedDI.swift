@@ -165,7 +165,7 @@ public enum UnifiedDI {
     /// Out of line, so that `requireResolve` can be inlined (and specialised)
     /// where it is called, as `resolve` is.
     @usableFromInline
-    static func stopOnMissing(_ type: Any.Type, _ error: DIError) -> Never {
+    package static func stopOnMissing(_ type: Any.Type, _ error: DIError) -> Never {
         fatalError(MissingDependencyReport(type: type, error: error, container: .live).message)
     }
 

@@ -68,14 +68,14 @@ final class BuildMonitor: @unchecked Sendable {
 /// What every instance holder has: the instance's inline storage, its
 /// type, and what the build protocol and the monitor need.
 @usableFromInline
-class InstanceHolder: @unchecked Sendable {
+package class InstanceHolder: @unchecked Sendable {
     /// The instance, as `type` (`InlineValue`), for the holders that keep a
     /// strong one: written once, before `state` publishes it (a
     /// `PrebuiltEntry` writes its value here in `init` and never publishes
     /// it). First, so it sits two words into the object whatever else a
     /// holder keeps.
     @exclusivity(unchecked) @usableFromInline var storage = InlineValue.zero
-    @usableFromInline let type: Any.Type
+    @usableFromInline package let type: Any.Type
     /// 0, or the claim word of the thread building the instance
     /// (`BuildChain.claimWord(of:)`), with `waitersFlag` set once a
     /// thread waits for it on the monitor.

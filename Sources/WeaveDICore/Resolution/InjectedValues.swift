@@ -54,7 +54,7 @@ public struct InjectedValues: Sendable {
 
     init() {}
 
-    @TaskLocal static var task = InjectedValues()
+    @TaskLocal package static var task = InjectedValues()
 
     /// The value of `key`: an override set on this value, else the live
     /// container's registration of `K.Value`, else the key's default for
@@ -104,7 +104,7 @@ public struct InjectedValues: Sendable {
     }
 
     /// An override whose value has type `T`, whichever key set it.
-    func overriddenValue<T>(ofType type: T.Type) -> T? {
+    package func overriddenValue<T>(ofType type: T.Type) -> T? {
         byValueType.isEmpty ? nil : byValueType[ObjectIdentifier(T.self)] as? T
     }
 
@@ -122,7 +122,7 @@ public struct InjectedValues: Sendable {
 /// container, that registration: the slot keeps it, so its next read builds
 /// without the unspecialised resolution path.
 @usableFromInline
-final class ReadRecord: @unchecked Sendable {
+package final class ReadRecord: @unchecked Sendable {
     var cacheable = true
     /// The type whose registration the reader would keep (a type slot's
     /// value type, or for a `T?` slot `T?`, which keeps `T`'s), so a read

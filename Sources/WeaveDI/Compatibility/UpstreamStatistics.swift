@@ -1,4 +1,3 @@
-
 /// Upstream's registry health report, computed from the live container's
 /// last `validate()`: this package keeps one store of registrations, so the
 /// inconsistencies it can have are the problems validation finds (a

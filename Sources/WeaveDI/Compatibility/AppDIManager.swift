@@ -21,7 +21,7 @@ public final class AppDIManager: Sendable {
 
     init() {}
 
-    /// Runs `registerModules` once, now, against ``DIContainer/live``.
+    /// Runs `registerModules` once, now, against `DIContainer/live`.
     ///
     /// ```swift
     /// await AppDIManager.shared.registerDependencies(logLevel: .errors) { container in
@@ -30,7 +30,7 @@ public final class AppDIManager: Sendable {
     /// ```
     ///
     /// - Parameters:
-    ///   - logLevel: The level to set with ``UnifiedDI/setLogLevel(_:)``
+    ///   - logLevel: The level to set with `UnifiedDI/setLogLevel(_:)`
     ///     first; `nil` (the default) leaves the level as it is.
     ///   - registerModules: Registrations to make; it receives the live
     ///     container (or the current task's overlay inside

@@ -74,7 +74,7 @@ extension UnifiedDI {
         DIContainer.live.register(type, instance: instance)
     }
 
-    /// The instance registered for `type`, as ``resolveAsync(_:)`` gives it
+    /// The instance registered for `type`, as `resolveAsync(_:)` gives it
     /// (a lazy async registration is built), or `defaultValue` (awaited only
     /// when that gives nil, and not registered).
     ///
@@ -96,7 +96,7 @@ extension UnifiedDI {
         return await defaultValue()
     }
 
-    /// As `requireResolve(_:)`, awaiting as ``resolveAsyncThrowing(_:)``
+    /// As `requireResolve(_:)`, awaiting as `resolveAsyncThrowing(_:)`
     /// does (a lazy async registration is built): the instance, or the
     /// program stops with a message naming the type when there is none.
     ///
@@ -116,7 +116,7 @@ extension UnifiedDI {
         }
     }
 
-    /// Resolves two types at once, each as ``resolveAsync(_:)`` does (a
+    /// Resolves two types at once, each as `resolveAsync(_:)` does (a
     /// lazy async registration is built; the two build concurrently).
     ///
     /// ```swift
@@ -135,7 +135,7 @@ extension UnifiedDI {
         return await (a, b)
     }
 
-    /// Resolves three types at once, each as ``resolveAsync(_:)`` does (a
+    /// Resolves three types at once, each as `resolveAsync(_:)` does (a
     /// lazy async registration is built; the three build concurrently).
     ///
     /// ```swift
@@ -168,7 +168,7 @@ extension UnifiedDI {
         release(type)
     }
 
-    /// As ``releaseAll()``: drops every registration of the live container.
+    /// As `releaseAll()`: drops every registration of the live container.
     ///
     /// ```swift
     /// await UnifiedDI.releaseAllAsync()
@@ -237,7 +237,7 @@ extension UnifiedDI {
     public static func flushPendingRegistrations() async {}
 }
 
-/// Upstream's name for the registry object: ``UnifiedRegistry/shared``.
+/// Upstream's name for the registry object: `UnifiedRegistry/shared`.
 /// Its methods are synchronous here; upstream code that calls them with
 /// `await` still compiles.
 ///
@@ -271,12 +271,12 @@ extension UnifiedRegistry {
     /// The number of types the live container registers itself (not its
     /// parents).
     ///
-    /// - Returns: ``DIContainer/registrationCount`` of the live container.
+    /// - Returns: `DIContainer/registrationCount` of the live container.
     public nonisolated func registeredTypeCount() -> Int {
         DIContainer.live.registrationCount
     }
 
-    /// The live container's ``DIContainer/registeredTypeNames``.
+    /// The live container's `DIContainer/registeredTypeNames`.
     ///
     /// - Returns: The registered type names, sorted.
     public nonisolated func getAllRegisteredTypeNames() -> [String] {

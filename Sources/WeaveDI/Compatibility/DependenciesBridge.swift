@@ -5,7 +5,7 @@
 @_exported import Dependencies
 
 extension DependencyValues {
-    /// Reads an ``InjectedKey`` through swift-dependencies (the
+    /// Reads an `InjectedKey` through swift-dependencies (the
     /// `SwiftDependencies` trait, on by default).
     ///
     /// ```swift
@@ -24,7 +24,7 @@ extension DependencyValues {
     /// the key's live, test or preview value), and
     /// `withDependencies { $0.userService = mock }` overrides it for
     /// swift-dependencies readers. Such an override is not seen by
-    /// ``Injected`` reads of the key.
+    /// `Injected` reads of the key.
     ///
     /// - Parameter key: The key type.
     public subscript<K: InjectedKey>(_ key: K.Type) -> K.Value {
@@ -55,8 +55,8 @@ extension Injected {
     /// ```
     ///
     /// Never cached: swift-dependencies' overrides are task-local state
-    /// WeaveDI cannot observe. A key that is also an ``InjectedKey`` is read
-    /// as an ``InjectedKey``. Needs the `SwiftDependencies` trait.
+    /// WeaveDI cannot observe. A key that is also an `InjectedKey` is read
+    /// as an `InjectedKey`. Needs the `SwiftDependencies` trait.
     ///
     /// - Parameter key: The swift-dependencies key type.
     @_disfavoredOverload
@@ -110,7 +110,7 @@ extension InjectionSlots {
     }
 }
 
-/// What swift-dependencies stores for an ``InjectedKey`` read through
+/// What swift-dependencies stores for an `InjectedKey` read through
 /// `DependencyValues`: only a `withDependencies` override, if any.
 ///
 /// Public only because the bridge's subscript needs it; code never creates

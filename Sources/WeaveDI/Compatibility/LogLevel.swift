@@ -4,7 +4,7 @@ import Logging
 // `DILog.logger` (label "WeaveDI").
 extension UnifiedDI {
     /// Upstream WeaveDI's logging switch, mapped onto the swift-log level of
-    /// ``DILog/logger`` (label "WeaveDI").
+    /// `DILog/logger` (label "WeaveDI").
     ///
     /// Upstream's categories (registration, health, performance) are not
     /// separate channels here: each picks the swift-log level at which
@@ -32,7 +32,7 @@ extension UnifiedDI {
         case off
 
         /// The level that logs at `level`, for a logger whose level was set
-        /// outside ``UnifiedDI/setLogLevel(_:)``.
+        /// outside `UnifiedDI/setLogLevel(_:)`.
         init(matching level: Logger.Level) {
             switch level {
             case .trace, .debug: self = .all
@@ -109,7 +109,7 @@ extension UnifiedDI {
         setLogLevel(severity.logLevel)
     }
 
-    /// The level ``DILog/logger`` logs at, in upstream's terms: the one last
+    /// The level `DILog/logger` logs at, in upstream's terms: the one last
     /// set with ``setLogLevel(_:)`` or ``setLogSeverity(_:)`` while the
     /// logger still has its level (`.performance`, i.e. `.info`, until
     /// then), else the one that matches the level the logger was given

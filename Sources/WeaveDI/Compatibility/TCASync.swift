@@ -305,7 +305,7 @@ extension DependencyValues {
         set { TCASyncBridge.dependencyWrite(Key.self, newValue, in: &self) }
     }
 
-    /// Reads and writes an ``InjectedKey`` through swift-dependencies in sync
+    /// Reads and writes an `InjectedKey` through swift-dependencies in sync
     /// with WeaveDI: a write is seen by `@Injected` and `UnifiedDI` reads of
     /// the key's value type wherever this `DependencyValues` is current.
     ///
@@ -414,7 +414,7 @@ extension DependencyKey where Value: Sendable {
 // MARK: - InjectedValues
 
 extension InjectedValues {
-    /// Reads and writes an ``InjectedKey`` in sync with swift-dependencies.
+    /// Reads and writes an `InjectedKey` in sync with swift-dependencies.
     ///
     /// ```swift
     /// extension InjectedValues {
@@ -470,7 +470,7 @@ extension InjectedValues {
 
     /// The key's value: an override in these values, else WeaveDI's
     /// registration of its value type, else its default for the current
-    /// ``InjectionContext``.
+    /// `InjectionContext`.
     ///
     /// ```swift
     /// let service = InjectedValues.current.getWithAutoResolve(UserServiceKey.self)
@@ -634,9 +634,9 @@ extension UnifiedDI {
 
 // MARK: - Keys and helpers
 
-/// An ``InjectedKey`` over a swift-dependencies key: a WeaveDI registration
+/// An `InjectedKey` over a swift-dependencies key: a WeaveDI registration
 /// of `Key.Value` first, else the key's live, test or preview value for the
-/// current ``InjectionContext``.
+/// current `InjectionContext`.
 ///
 /// ```swift
 /// let service = InjectedValues.current[TCABridgedKey<UserServiceKey>.self]

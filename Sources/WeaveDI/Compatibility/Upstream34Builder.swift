@@ -9,7 +9,7 @@ import Logging
 
 extension WeaveDI {
     /// Eager registration under the type the closure returns: runs
-    /// `factory` now, registers its result in ``DIContainer/live`` and
+    /// `factory` now, registers its result in `DIContainer/live` and
     /// returns it. Write `as SomeProtocol` to register under a protocol.
     ///
     /// ```swift
@@ -87,7 +87,7 @@ final class RegistrationBatch: Sendable {
     }
 
     /// Notes `type`, then registers what `factory` returns under it in
-    /// ``DIContainer/live`` now: each `register` of ``RegistrationBuilder``
+    /// `DIContainer/live` now: each `register` of ``RegistrationBuilder``
     /// and ``EnvironmentBuilder``.
     func register<T: Sendable>(_ type: T.Type, factory: @escaping @Sendable () -> T) {
         note(type)
@@ -95,8 +95,8 @@ final class RegistrationBatch: Sendable {
     }
 }
 
-/// The chain ``WeaveDI/builder`` starts. Each `register` registers in
-/// ``DIContainer/live`` at once and returns the builder for the next call;
+/// The chain `WeaveDI/builder` starts. Each `register` registers in
+/// `DIContainer/live` at once and returns the builder for the next call;
 /// registering one type twice in a chain logs a warning (the later one
 /// wins).
 ///
@@ -138,8 +138,8 @@ public struct RegistrationBuilder: Sendable {
     public func configure() {}
 }
 
-/// What ``WeaveDI/registerForEnvironment(_:)`` hands its closure: the
-/// build and run environment, and registration into ``DIContainer/live``.
+/// What `WeaveDI/registerForEnvironment(_:)` hands its closure: the
+/// build and run environment, and registration into `DIContainer/live`.
 ///
 /// ```swift
 /// WeaveDI.registerForEnvironment { env in
@@ -162,7 +162,7 @@ public struct EnvironmentBuilder: Sendable {
         #endif
     }
 
-    /// Whether ``InjectedValues/context`` is ``InjectionContext/test``:
+    /// Whether `InjectedValues/context` is `InjectionContext/test`:
     /// detected for XCTest and Swift Testing runs on every platform
     /// (`swift test` on Linux included), unless assigned otherwise.
     public var isTesting: Bool {
@@ -194,7 +194,7 @@ public struct EnvironmentBuilder: Sendable {
 // MARK: - Result builder
 
 /// One registration a ``DependencyBuilder`` block lists; `register()` makes
-/// it in ``DIContainer/live``.
+/// it in `DIContainer/live`.
 ///
 /// ```swift
 /// struct AnalyticsRegistration: DependencyRegistration {
@@ -236,7 +236,7 @@ public struct TypedDependency<T: Sendable>: DependencyRegistration, Sendable {
     }
 
     /// Registers `factory` under `type`, run as `scope` says (see
-    /// ``ProvideScope``); nothing is built when it is registered.
+    /// `ProvideScope`); nothing is built when it is registered.
     ///
     /// ```swift
     /// TypedDependency(RequestLog.self, scope: .task) { RequestLog() }
@@ -251,7 +251,7 @@ public struct TypedDependency<T: Sendable>: DependencyRegistration, Sendable {
         self.defaultScope = scope
     }
 
-    /// Registers in ``DIContainer/live``, replacing any registration of `T`
+    /// Registers in `DIContainer/live`, replacing any registration of `T`
     /// there.
     public func register() {
         register(scope: defaultScope)
@@ -403,7 +403,7 @@ extension Array where Element == any DependencyRegistration {
 
 /// A block of registrations, kept to run later: each
 /// ``DependencyConfiguration/configure()`` runs
-/// the block again and registers what it lists in ``DIContainer/live``.
+/// the block again and registers what it lists in `DIContainer/live`.
 ///
 /// As a value:
 ///
@@ -476,7 +476,7 @@ public struct DependencyEnvironment: Sendable {
         self.dependencies = builder()
     }
 
-    /// Registers the set in ``DIContainer/live``, in order. Calling it again
+    /// Registers the set in `DIContainer/live`, in order. Calling it again
     /// registers the same instances again.
     public func configure() {
         registerBatch(dependencies)

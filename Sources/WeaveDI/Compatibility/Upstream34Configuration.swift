@@ -144,12 +144,12 @@ public enum OptimizationHooks {
 /// Process-wide switches, with upstream's names and defaults. Reading and
 /// assigning are thread-safe.
 ///
-/// ``defaultInjectedEnvironment`` sets ``InjectedValues/context``,
+/// ``defaultInjectedEnvironment`` sets `InjectedValues/context`,
 /// ``enableOptimizerTracking`` gates the tracking hooks, and
 /// ``enableAutoMonitor`` calls the monitor toggle handler and
 /// ``OptimizationHooks/setAutoMonitorEnabled``. The other switches are
 /// kept for code that reads them; WeaveDI's own logging follows
-/// ``DILog/logger``, and its registry needs no health checks or repairs.
+/// `DILog/logger`, and its registry needs no health checks or repairs.
 ///
 /// ```swift
 /// WeaveDIConfiguration.setMonitorToggleHandler { enabled in
@@ -158,16 +158,16 @@ public enum OptimizationHooks {
 /// WeaveDIConfiguration.applyFromEnvironment()   // WEAVEDI_ENABLE_MONITOR=1 ...
 /// ```
 public enum WeaveDIConfiguration {
-    /// Which ``InjectedKey`` default applies: ``automatic`` detects it at
-    /// launch (see ``InjectionContext``), the others force one.
+    /// Which `InjectedKey` default applies: ``automatic`` detects it at
+    /// launch (see `InjectionContext`), the others force one.
     public enum InjectedEnvironment: Sendable, Hashable {
         /// Detected: tests, previews or a running app.
         case automatic
-        /// ``InjectionContext/live``.
+        /// `InjectionContext/live`.
         case live
-        /// ``InjectionContext/test``.
+        /// `InjectionContext/test`.
         case test
-        /// ``InjectionContext/preview``.
+        /// `InjectionContext/preview`.
         case preview
     }
 
@@ -246,9 +246,9 @@ public enum WeaveDIConfiguration {
         set { state[\.registryHealthLogging] = newValue }
     }
 
-    /// The context ``InjectedKey`` defaults come from. Assigning
-    /// ``InjectedEnvironment/live``, ``InjectedEnvironment/test`` or
-    /// ``InjectedEnvironment/preview`` sets ``InjectedValues/context``;
+    /// The context `InjectedKey` defaults come from. Assigning
+    /// `InjectedEnvironment/live`, ``InjectedEnvironment/test`` or
+    /// ``InjectedEnvironment/preview`` sets `InjectedValues/context`;
     /// ``InjectedEnvironment/automatic`` sets it to what launch detection
     /// finds. Reads give the last value assigned.
     public static var defaultInjectedEnvironment: InjectedEnvironment {

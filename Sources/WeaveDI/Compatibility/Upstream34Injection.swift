@@ -6,7 +6,7 @@ import Dependencies
 // `UnifiedDI.Bootstrap` entry point, over the
 // existing override scopes and the live container.
 
-/// Upstream's name for reading and overriding ``InjectedValues``.
+/// Upstream's name for reading and overriding `InjectedValues`.
 ///
 /// ```swift
 /// let name = InjectedManager.withDependencies {
@@ -16,16 +16,16 @@ import Dependencies
 /// }
 /// ```
 public enum InjectedManager {
-    /// The values the current task sees: ``InjectedValues/current``.
+    /// The values the current task sees: `InjectedValues/current`.
     public static var current: InjectedValues {
         InjectedValues.current
     }
 
     /// Makes the overrides set on `values` since it was read from
-    /// ``current`` the process-wide ones, by registering each in
-    /// ``DIContainer/live`` (the current task's overlay inside
+    /// `current` the process-wide ones, by registering each in
+    /// `DIContainer/live` (the current task's overlay inside
     /// `withContainerOverlay`): the same as assigning
-    /// ``InjectedValues/current``.
+    /// `InjectedValues/current`.
     ///
     /// Overrides `values` carries from an enclosing `withDependencies` or
     /// `withInjectedValues` scope are not registered: they end with their
@@ -38,7 +38,7 @@ public enum InjectedManager {
     /// InjectedManager.setCurrent(values)
     /// ```
     ///
-    /// - Parameter values: Values read from ``current`` and then changed.
+    /// - Parameter values: Values read from `current` and then changed.
     public static func setCurrent(_ values: InjectedValues) {
         InjectedValues.current = values
     }
@@ -86,7 +86,7 @@ public enum InjectedManager {
 }
 
 /// The key an override set by type (`values[SomeType.self] = x`) is stored
-/// under: the override store is keyed by ``InjectedKey``, and a generic key
+/// under: the override store is keyed by `InjectedKey`, and a generic key
 /// per value type keeps such overrides apart from every real key. Its
 /// default is never read: the by-type subscript reads overrides by value type.
 private enum OverrideByTypeKey<Value: Sendable>: InjectedKey {
@@ -117,7 +117,7 @@ extension InjectedValues {
     /// The dependency of type `T`, read by type as `@Injected var x: T`
     /// reads it: an override of type `T` set on these values, then a
     /// registration of `T` (in the live container or the task's overlay),
-    /// then the default of the ``InjectedKey`` providing `T` (or of `T`
+    /// then the default of the `InjectedKey` providing `T` (or of `T`
     /// itself, when `T` is a key whose value is `T`). Stops the program,
     /// naming `T`, when there is none, or when the registration is part of
     /// a cycle.
@@ -125,7 +125,7 @@ extension InjectedValues {
     /// Setting it records an override of type `T` on these values only: it
     /// takes effect inside `withInjectedValues` or
     /// ``InjectedManager/withDependencies(_:operation:)``, or process-wide
-    /// once the values are assigned to ``InjectedValues/current``.
+    /// once the values are assigned to `InjectedValues/current`.
     ///
     /// ```swift
     /// InjectedManager.withDependencies {
@@ -273,7 +273,7 @@ extension UnifiedDI {
         }
     }
 
-    /// Runs `configure` now, against ``DIContainer/live`` (the current
+    /// Runs `configure` now, against `DIContainer/live` (the current
     /// task's overlay inside `withContainerOverlay`). It adds to what is
     /// registered; calling it again, one call per feature, discards nothing.
     ///
@@ -303,7 +303,7 @@ extension UnifiedDI {
         await configure(Bootstrap(container: .live))
     }
 
-    /// How many live child containers ``DIContainer/live`` has: containers
+    /// How many live child containers `DIContainer/live` has: containers
     /// made with `createChild()` or `DIContainer(parent:)` from it, and the
     /// overlays of running `withContainerOverlay` scopes, that hold at least
     /// one registration and are still referenced. A child is not kept alive
@@ -323,8 +323,8 @@ extension UnifiedDI {
 }
 
 extension AppDIManager {
-    /// Runs `register` against ``DIContainer/live`` through
-    /// ``UnifiedDI/Bootstrap``, as `await UnifiedDI.bootstrap(_:)` does.
+    /// Runs `register` against `DIContainer/live` through
+    /// `UnifiedDI/Bootstrap`, as `await UnifiedDI.bootstrap(_:)` does.
     ///
     /// ```swift
     /// await AppDIManager.shared.bootstrap { di in

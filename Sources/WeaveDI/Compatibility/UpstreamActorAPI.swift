@@ -301,7 +301,7 @@ public actor DIActor {
         await DIAsync.resolve(type)
     }
 
-    /// The instance, or the ``DIError`` saying why there is none (a miss,
+    /// The instance, or the `DIError` saying why there is none (a miss,
     /// a cycle, a factory's failure). If this task is cancelled while an
     /// async build is awaited, the result is what a synchronous resolve
     /// gives.
@@ -315,8 +315,8 @@ public actor DIActor {
         }
     }
 
-    /// The instance, or throws: a ``DIError`` (a miss is
-    /// ``DIError/dependencyNotFound(type:)``), or `CancellationError` when
+    /// The instance, or throws: a `DIError` (a miss is
+    /// `DIError/dependencyNotFound(type:)`), or `CancellationError` when
     /// this task was cancelled while waiting for an async build.
     public func resolveThrows<T>(_ type: T.Type) async throws -> T where T: Sendable {
         try await UnifiedDI.resolveAsyncThrowing(type)
@@ -384,7 +384,7 @@ public enum DIActorGlobalAPI {
         await DIActor.shared.release(type)
     }
 
-    /// As ``DIActor/releaseAll()``.
+    /// As `DIActor/releaseAll()`.
     public static func releaseAll() async {
         await DIActor.shared.releaseAll()
     }

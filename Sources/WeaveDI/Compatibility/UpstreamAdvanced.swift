@@ -5,7 +5,7 @@ public enum DIAdvanced {
     /// Tracked reads and optimizer switches.
     public enum Performance {
         /// Resolves `type` from the live container; counted in
-        /// ``UnifiedDI/stats()`` while ``UnifiedDI/setAutoOptimization(_:)`` is on,
+        /// `UnifiedDI/stats()` while `UnifiedDI/setAutoOptimization(_:)` is on,
         /// like every resolve.
         public static func resolveWithTracking<T: Sendable>(_ type: T.Type) -> T? {
             UnifiedDI.resolve(type)
@@ -15,13 +15,13 @@ public enum DIAdvanced {
         @MainActor
         public static func markAsFrequentlyUsed<T>(_ type: T.Type) {}
 
-        /// Turns on lock-free reads (``UnifiedRegistry/enableOptimization()``).
+        /// Turns on lock-free reads (`UnifiedRegistry/enableOptimization()`).
         @MainActor
         public static func enableOptimization() {
             UnifiedRegistry.shared.enableOptimization()
         }
 
-        /// Resolve counts per type (``UnifiedDI/stats()``).
+        /// Resolve counts per type (`UnifiedDI/stats()`).
         @MainActor
         public static func getStats() async -> [String: Int] {
             UnifiedDI.stats()
@@ -155,7 +155,7 @@ extension UnifiedDI {
         return (registeredCount: entries.count, singletonCount: singletons)
     }
 
-    /// Releases every registration of the live container (``releaseAll()``).
+    /// Releases every registration of the live container (`releaseAll()`).
     public static func clearAsync() async {
         releaseAll()
     }

@@ -1,7 +1,7 @@
 import Logging
 
 // Upstream WeaveDI's `DILogger` (3.3 Sources/Core/Logging, 3.4 WeaveDICore),
-// written to ``DILog/logger``: one logger, no print. Upstream filtered by
+// written to `DILog/logger`: one logger, no print. Upstream filtered by
 // channel; swift-log has one level per logger, so the channel travels in
 // the metadata (key "channel", upstream's raw value such as "REG") and a
 // log handler can filter on it.
@@ -96,7 +96,7 @@ public enum DILogLevel: String, CaseIterable, Sendable {
     }
 }
 
-/// Upstream's logger, writing to ``DILog/logger``, the logger WeaveDI's own
+/// Upstream's logger, writing to `DILog/logger`, the logger WeaveDI's own
 /// diagnostics use. Its configuration is the one `UnifiedDI.setLogLevel(_:)`
 /// sets: configuring either changes both.
 ///

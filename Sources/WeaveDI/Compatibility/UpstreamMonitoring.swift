@@ -177,7 +177,7 @@ extension UnifiedDI {
     /// Checks the live container now, without building anything, and logs
     /// the outcome on the health channel:
     /// - "Container Status": how many registrations; a warning when none.
-    /// - "Dependency Validation": the problems the last ``validate()`` of
+    /// - "Dependency Validation": the problems the last `validate()` of
     ///   the live container found (critical for a cycle, a warning for the
     ///   others), or a warning that it was never validated. The check does
     ///   not validate itself, since that runs every factory.

@@ -155,7 +155,7 @@ public enum SafeDIError: Error, CustomStringConvertible, Equatable, Sendable {
     case containerNotInitialized
 
     /// The error as the container reports it: a miss, a cycle, or the
-    /// message of any other ``DIError``.
+    /// message of any other `DIError`.
     init(_ error: DIError, keyPath: String? = nil) {
         switch error {
         case .dependencyNotFound(let type):

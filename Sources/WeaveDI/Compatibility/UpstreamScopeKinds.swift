@@ -10,7 +10,7 @@
 ///
 /// The current ids are process-wide, as upstream's were: two requests
 /// served at once share them. For a server's per-request instances use
-/// ``ProvideScope/task`` with `withTaskScope`, which is task-local.
+/// `ProvideScope/task` with `withTaskScope`, which is task-local.
 public enum ScopeKind: String, Hashable, Sendable {
     /// One instance for the process.
     case singleton

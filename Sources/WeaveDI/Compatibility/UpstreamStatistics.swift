@@ -31,7 +31,7 @@ public struct RegistrySyncReport: Sendable, CustomStringConvertible {
     public var description: String { summary }
 }
 
-/// Whether reads take the lock-free path (``UnifiedRegistry/enableOptimization()``).
+/// Whether reads take the lock-free path (`UnifiedRegistry/enableOptimization()`).
 public struct OptimizationSyncStats: Sendable {
     /// Whether the lock-free read is on.
     public var isEnabled: Bool
@@ -123,7 +123,7 @@ extension UnifiedDI {
 
     /// Whether reads of `type` take the lock-free path: it is registered
     /// (live container or the task's overlay, and parents) and optimization
-    /// is on (``UnifiedRegistry/enableOptimization()``, the default).
+    /// is on (`UnifiedRegistry/enableOptimization()`, the default).
     ///
     /// ```swift
     /// XCTAssertTrue(UnifiedDI.isOptimized(Database.self))
@@ -149,7 +149,7 @@ extension UnifiedDI {
     }
 
     /// The dependency graph as Graphviz DOT: every registered type, with
-    /// the edges the last ``validate()`` of the live container saw (none
+    /// the edges the last `validate()` of the live container saw (none
     /// before one ran). Upstream built its graph from resolves as they
     /// happened; here recording edges on every resolve would cost the hot path.
     ///
@@ -171,7 +171,7 @@ extension UnifiedDI {
         return graph.dot()
     }
 
-    /// The dependency cycles the last ``validate()`` of the live container
+    /// The dependency cycles the last `validate()` of the live container
     /// found, each as "A -> B -> A"; empty before one ran.
     ///
     /// ```swift
@@ -188,7 +188,7 @@ extension UnifiedDI {
             })
     }
 
-    /// The problems the last ``validate()`` of the live container found,
+    /// The problems the last `validate()` of the live container found,
     /// by the type each concerns (a missing type, the first type of a
     /// cycle, the singleton holding a captive); empty before one ran.
     public static var typeSafetyIssues: [String: TypeSafetyIssue] {

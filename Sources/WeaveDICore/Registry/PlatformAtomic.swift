@@ -17,27 +17,27 @@ import Atomics
 package struct PlatformAtomic<Value: AtomicValue>: @unchecked Sendable where Value.AtomicRepresentation.Value == Value {
     @usableFromInline let cell: ManagedAtomic<Value>
 
-    @inlinable init(_ initial: Value) {
+    @inlinable package init(_ initial: Value) {
         cell = ManagedAtomic(initial)
     }
 
     @usableFromInline @_semantics("atomics.requires_constant_orderings") @_transparent
-    func load(ordering: AtomicLoadOrdering) -> Value {
+    package func load(ordering: AtomicLoadOrdering) -> Value {
         cell.load(ordering: ordering)
     }
 
     @usableFromInline @_semantics("atomics.requires_constant_orderings") @_transparent
-    func store(_ desired: Value, ordering: AtomicStoreOrdering) {
+    package func store(_ desired: Value, ordering: AtomicStoreOrdering) {
         cell.store(desired, ordering: ordering)
     }
 
     @usableFromInline @_semantics("atomics.requires_constant_orderings") @_transparent @discardableResult
-    func exchange(_ desired: Value, ordering: AtomicUpdateOrdering) -> Value {
+    package func exchange(_ desired: Value, ordering: AtomicUpdateOrdering) -> Value {
         cell.exchange(desired, ordering: ordering)
     }
 
     @usableFromInline @_semantics("atomics.requires_constant_orderings") @_transparent
-    func compareExchange(
+    package func compareExchange(
         expected: Value, desired: Value, ordering: AtomicUpdateOrdering
     ) -> (exchanged: Bool, original: Value) {
         cell.compareExchange(expected: expected, desired: desired, ordering: ordering)
@@ -46,18 +46,18 @@ package struct PlatformAtomic<Value: AtomicValue>: @unchecked Sendable where Val
 
 extension PlatformAtomic where Value: AtomicInteger {
     @usableFromInline @_semantics("atomics.requires_constant_orderings") @_transparent @discardableResult
-    func add(_ operand: Value, ordering: AtomicUpdateOrdering) -> (oldValue: Value, newValue: Value) {
+    package func add(_ operand: Value, ordering: AtomicUpdateOrdering) -> (oldValue: Value, newValue: Value) {
         let old = cell.loadThenWrappingIncrement(by: operand, ordering: ordering)
         return (old, old &+ operand)
     }
 
     @usableFromInline @_semantics("atomics.requires_constant_orderings") @_transparent @discardableResult
-    func wrappingAdd(_ operand: Value, ordering: AtomicUpdateOrdering) -> (oldValue: Value, newValue: Value) {
+    package func wrappingAdd(_ operand: Value, ordering: AtomicUpdateOrdering) -> (oldValue: Value, newValue: Value) {
         add(operand, ordering: ordering)
     }
 
     @usableFromInline @_semantics("atomics.requires_constant_orderings") @_transparent @discardableResult
-    func subtract(_ operand: Value, ordering: AtomicUpdateOrdering) -> (oldValue: Value, newValue: Value) {
+    package func subtract(_ operand: Value, ordering: AtomicUpdateOrdering) -> (oldValue: Value, newValue: Value) {
         let old = cell.loadThenWrappingDecrement(by: operand, ordering: ordering)
         return (old, old &- operand)
     }

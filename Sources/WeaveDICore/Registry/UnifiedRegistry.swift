@@ -14,7 +14,7 @@ import CWeaveRegistry
 ///
 /// With optimization off, `@Injected` does not use its shared cache either.
 public final class UnifiedRegistry: Sendable {
-    /// The one registry object (also reachable as ``GlobalUnifiedRegistry``).
+    /// The one registry object (also reachable as `GlobalUnifiedRegistry`).
     public static let shared = UnifiedRegistry()
 
     /// Whether reads are lock-free: a bit of the C read-mode word, which

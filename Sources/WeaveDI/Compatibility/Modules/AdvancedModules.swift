@@ -72,7 +72,7 @@ public struct ConditionalModule: AdvancedModule {
 
     /// Runs the `beforeRegister` hook.
     public func beforeRegister() async throws { try await before?() }
-    /// Registers the module into ``DIContainer/live``.
+    /// Registers the module into `DIContainer/live`.
     public func register() async throws { await module.register() }
     /// Runs the `afterRegister` hook.
     public func afterRegister() async throws { try await after?() }

@@ -1,4 +1,4 @@
-/// Modules added to a container with ``DIContainer/addModule(_:)`` and not
+/// Modules added to a container with `DIContainer/addModule(_:)` and not
 /// yet registered. Kept beside the containers rather than in them: modules
 /// are a startup-time convenience, and a field in every container would be
 /// paid by each per-request child container. An entry holds its container
@@ -97,7 +97,7 @@ extension DIContainer {
     public var moduleCount: Int { PendingModules.count(in: self) }
 
     /// Whether no module waits for ``buildModules()``. Says nothing about
-    /// registrations: see ``registrationCount``.
+    /// registrations: see `registrationCount`.
     public var isEmpty: Bool { moduleCount == 0 }
 
     /// Runs `configure` and returns this container, for
@@ -156,14 +156,14 @@ extension DIContainer {
 }
 
 extension UnifiedDI {
-    /// Makes and registers each module into ``DIContainer/live``, in order.
+    /// Makes and registers each module into `DIContainer/live`, in order.
     public static func registerModules(_ modules: [@Sendable () -> Module]) async {
         for make in modules {
             await make().register()
         }
     }
 
-    /// Registers each module into ``DIContainer/live``, in order.
+    /// Registers each module into `DIContainer/live`, in order.
     public static func registerModules(_ modules: [Module]) async {
         for module in modules {
             await module.register()
@@ -181,7 +181,7 @@ extension UnifiedDI {
         await registerModules(build(RegisterModule()))
     }
 
-    /// Registers each module into ``DIContainer/live``, in order.
+    /// Registers each module into `DIContainer/live`, in order.
     public static func registerDi(_ modules: [Module]) async {
         await registerModules(modules)
     }

@@ -7,7 +7,7 @@
 /// await WeaveDI.Container.live.register(module) // the same, into a given container
 /// ```
 ///
-/// A module's factory is registered lazily with the ``ProvideScope/transient``
+/// A module's factory is registered lazily with the `ProvideScope/transient`
 /// lifetime, as upstream's factory registrations were declared: each resolve
 /// builds a new instance. It goes through the container's ordinary
 /// registration, so validation, `start` and shutdown see it like any other.
@@ -57,7 +57,7 @@ public struct Module: Sendable {
         }
     }
 
-    /// Registers the module into ``DIContainer/live``.
+    /// Registers the module into `DIContainer/live`.
     ///
     /// ```swift
     /// await module.register()
@@ -66,7 +66,7 @@ public struct Module: Sendable {
         registration(DIContainer.live)
     }
 
-    /// Registers the module into ``DIContainer/live``. Registration cannot
+    /// Registers the module into `DIContainer/live`. Registration cannot
     /// fail, so this never throws; it exists for upstream callers that
     /// write `try await module.registerThrowing()`.
     public func registerThrowing() async throws {
@@ -93,7 +93,7 @@ struct ContainerReference: Sendable {
         self.container = container
     }
 
-    /// The container, or ``DIContainer/live`` once it has gone.
+    /// The container, or `DIContainer/live` once it has gone.
     var current: DIContainer { container ?? DIContainer.live }
 }
 
@@ -163,7 +163,7 @@ public struct RegisterModule: Sendable {
         }
     }
 
-    /// The instance of `type` registered in ``DIContainer/live``, or
+    /// The instance of `type` registered in `DIContainer/live`, or
     /// `fallback()` when there is none.
     ///
     /// ```swift

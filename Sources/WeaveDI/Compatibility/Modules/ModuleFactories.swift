@@ -170,7 +170,7 @@ public struct ModuleFactoryManager: Sendable {
             + scopeFactory.makeAllModules()
     }
 
-    /// Runs ``DIContainer/registerAllDependencies()``, then registers every
+    /// Runs `DIContainer/registerAllDependencies()`, then registers every
     /// factory's modules into `container`, in the order of
     /// ``makeAllModules()``.
     ///
@@ -186,7 +186,7 @@ public struct ModuleFactoryManager: Sendable {
         DILog.logger.debug("registered \(modules.count) modules from ModuleFactoryManager")
     }
 
-    /// Registers every factory's modules into ``DIContainer/live``.
+    /// Registers every factory's modules into `DIContainer/live`.
     public func registerAll() async {
         for module in makeAllModules() {
             await module.register()
@@ -205,7 +205,7 @@ public struct ModuleFactoryManager: Sendable {
     }
 
     /// Registers an empty manager's modules (none) after
-    /// ``DIContainer/registerAllDependencies()``.
+    /// `DIContainer/registerAllDependencies()`.
     public static func createAndRegisterAll(to container: DIContainer) async {
         await ModuleFactoryManager().registerAll(to: container)
     }
@@ -226,7 +226,7 @@ public struct ModuleDefinitionBuilder {
     }
 }
 
-/// How long ``DIContainer/buildModulesWithMetrics()`` took.
+/// How long `DIContainer/buildModulesWithMetrics()` took.
 public struct ModuleBuildMetrics: Sendable {
     /// Modules registered.
     public let moduleCount: Int

@@ -1,3 +1,5 @@
+import InMemoryLogging
+import Logging
 import WeaveDI
 import XCTest
 
@@ -30,6 +32,75 @@ final class UpstreamNamesTests: UpstreamTestCase {
         let own = Container()
         XCTAssertFalse(own === Container.shared)
         XCTAssertEqual(own.registrationCount, 0)
+    }
+
+    func testCatchDependencyNotFoundWithUpstreamsUnlabelledPattern() {
+        do {
+            _ = try UnifiedDI.resolveThrowing(Clock.self)
+            XCTFail("nothing registers Clock")
+        } catch DIError.dependencyNotFound(let name) {
+            XCTAssertEqual(name, "Clock")
+        } catch {
+            XCTFail("\(error)")
+        }
+    }
+
+    func testUpstreamsUnlabelledConstructorsAreTheLabelledCases() {
+        XCTAssertEqual(DIError.dependencyNotFound("Clock"), .dependencyNotFound(type: "Clock"))
+        XCTAssertEqual(DIError.circularDependency("A -> B -> A"), .circularDependency(chain: "A -> B -> A"))
+        XCTAssertNotEqual(DIError.dependencyNotFound("Clock"), .dependencyNotFound(type: "Database"))
+    }
+
+    @available(*, deprecated, message: "builds upstream's never-thrown cases")
+    func testUpstreamsOtherCasesBuildMatchAndDescribeThemselves() {
+        struct Refused: Error {}
+        let errors: [DIError] = [
+            .creationFailed("Database", underlying: Refused()),
+            .configurationError("no modules"),
+            .containerNotBootstrapped("bootstrap first"),
+            .internalError("broken"),
+            .registrationFailed("duplicate"),
+        ]
+        guard case .creationFailed(let type, let underlying) = errors[0] else {
+            return XCTFail("\(errors[0])")
+        }
+        XCTAssertEqual(type, "Database")
+        XCTAssertTrue(underlying is Refused)
+        XCTAssertEqual(errors[0], .creationFailed("Database", underlying: Refused()))
+        XCTAssertNotEqual(errors[0], .creationFailed("Database", underlying: nil))
+        XCTAssertEqual(errors[4], .registrationFailed(type: "", reason: "duplicate"))
+        for (error, words) in zip(errors, ["Database", "no modules", "bootstrap first", "broken", "duplicate"]) {
+            XCTAssertTrue(error.description.contains(words), error.description)
+            XCTAssertEqual(error.errorDescription, error.description)
+            XCTAssertNotNil(error.failureReason)
+        }
+    }
+
+    func testLocalizedMembersSayWhatToDo() {
+        let error = DIError.dependencyNotFound(type: "Clock")
+        XCTAssertEqual(error.failureReason, "the dependency is not registered")
+        XCTAssertEqual(error.recoverySuggestion, "Register it first, e.g. UnifiedDI.register(Clock.self) { ... }")
+        XCTAssertEqual(error.errorDescription, error.description)
+    }
+
+    func testResultResolvedAndResolvedWithLogging() {
+        let handler = InMemoryLogHandler()
+        let saved = DILog.logger
+        defer { DILog.logger = saved }
+        var logger = Logger(label: "WeaveDI") { _ in handler }
+        logger.logLevel = .debug
+        DILog.logger = logger
+
+        let found: Result<Int, DIError> = .success(7)
+        let missing: Result<Int, DIError> = .failure(.dependencyNotFound(type: "Clock"))
+        XCTAssertEqual(found.resolved, 7)
+        XCTAssertNil(missing.resolved)
+        XCTAssertEqual(found.resolvedWithLogging(), 7)
+        XCTAssertTrue(handler.entries.isEmpty, "\(handler.entries)")
+        XCTAssertNil(missing.resolvedWithLogging())
+        let messages = handler.entries.map { "\($0.message)" }
+        XCTAssertTrue(messages.contains { $0.contains("Clock") && $0.contains("UpstreamNamesTests.swift") }, "\(messages)")
+        XCTAssertTrue(messages.contains { $0.hasPrefix("Suggestion: Register it first") }, "\(messages)")
     }
 
     #if Macros

@@ -48,6 +48,41 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
     /// ``DIContainer/start(timeout:)`` could not build these singletons:
     /// each failed or did not finish within the timeout.
     case startFailed(failures: [StartFailure])
+    /// Kept for upstream code that builds or matches it; a factory that
+    /// throws gives ``factoryFailed(type:chain:error:)``.
+    @available(*, deprecated, message: "never thrown: a factory that throws gives factoryFailed(type:chain:error:)")
+    case creationFailed(String, underlying: (any Error)?)
+    /// Kept for upstream code that builds or matches it; nothing here throws it.
+    @available(*, deprecated, message: "never thrown: validate() reports configuration problems")
+    case configurationError(String)
+    /// Kept for upstream code that builds or matches it; nothing here throws
+    /// it, since resolving before bootstrap reads the live container.
+    @available(*, deprecated, message: "never thrown: a resolve before bootstrap gives dependencyNotFound(type:)")
+    case containerNotBootstrapped(String)
+    /// Kept for upstream code that builds or matches it; nothing here throws it.
+    @available(*, deprecated, message: "never thrown")
+    case internalError(String)
+
+    /// Upstream's unlabelled spelling of ``dependencyNotFound(type:)``:
+    /// `throw DIError.dependencyNotFound("UserService")`. A pattern needs no
+    /// such overload: `catch DIError.dependencyNotFound(let name)` matches
+    /// the labelled case.
+    public static func dependencyNotFound(_ type: String) -> DIError {
+        .dependencyNotFound(type: type)
+    }
+
+    /// Upstream's unlabelled spelling of ``circularDependency(chain:)``.
+    public static func circularDependency(_ chain: String) -> DIError {
+        .circularDependency(chain: chain)
+    }
+
+    /// Upstream's unlabelled spelling of
+    /// ``registrationFailed(type:reason:)``: upstream's one string is the
+    /// reason, with no type.
+    @available(*, deprecated, message: "never thrown: a factory that throws gives factoryFailed(type:chain:error:)")
+    public static func registrationFailed(_ reason: String) -> DIError {
+        .registrationFailed(type: "", reason: reason)
+    }
 
     /// Logs the miss (at debug level, built only when enabled) and reports
     /// it to a `validate()` running on this thread.
@@ -91,6 +126,71 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
         case .startFailed(let failures):
             return "WeaveDI: start failed for \(failures.count) service\(failures.count == 1 ? "" : "s"):\n"
                 + failures.map { "  " + $0.description }.joined(separator: "\n")
+        case .creationFailed(let type, let underlying):
+            return "WeaveDI: creating '\(TypeNames.qualified(type))' failed"
+                + (underlying.map { ": \($0)" } ?? "")
+        case .configurationError(let message):
+            return "WeaveDI: configuration error: \(message)"
+        case .containerNotBootstrapped(let message):
+            return "WeaveDI: container not bootstrapped: \(message)"
+        case .internalError(let message):
+            return "WeaveDI: internal error: \(message)"
+        }
+    }
+
+    /// The description, as upstream's `LocalizedError.errorDescription`
+    /// gave it (WeaveDI links no Foundation, so the conformance is not
+    /// declared; the three members are).
+    public var errorDescription: String? { description }
+
+    /// Why it failed, in one phrase.
+    public var failureReason: String? {
+        switch self {
+        case .dependencyNotFound: "the dependency is not registered"
+        case .circularDependency: "the dependencies form a cycle"
+        case .registrationFailed: "registration failed"
+        case .noActiveScope: "no request scope is active"
+        case .factoryFailed: "the factory threw"
+        case .asyncRegistration: "the factory is async and has not been built"
+        case .startFailed: "startup could not build every singleton"
+        case .creationFailed: "the instance could not be created"
+        case .configurationError: "the configuration is invalid"
+        case .containerNotBootstrapped: "the container is not bootstrapped"
+        case .internalError: "an internal error occurred"
+        }
+    }
+
+    /// What to do about it.
+    public var recoverySuggestion: String? {
+        switch self {
+        case .dependencyNotFound(let type): "Register it first, e.g. UnifiedDI.register(\(type).self) { ... }"
+        case .circularDependency: "Break the cycle, e.g. resolve one side lazily."
+        case .noActiveScope: "Resolve task-scoped types inside withTaskScope { ... }."
+        case .factoryFailed: "Fix the cause the factory reported; the next resolve runs it again."
+        case .asyncRegistration(let type):
+            "Resolve it with try await UnifiedDI.resolveAsyncThrowing(\(type).self), or build it at startup with start(timeout:)."
+        case .startFailed: "Fix or register the services named; each failure says why."
+        case .registrationFailed, .creationFailed, .configurationError, .containerNotBootstrapped, .internalError: nil
+        }
+    }
+
+    public static func == (lhs: DIError, rhs: DIError) -> Bool {
+        switch (lhs, rhs) {
+        case (.dependencyNotFound(let a), .dependencyNotFound(let b)): a == b
+        case (.circularDependency(let a), .circularDependency(let b)): a == b
+        case (.registrationFailed(let a, let r), .registrationFailed(let b, let s)): a == b && r == s
+        case (.noActiveScope(let a), .noActiveScope(let b)): a == b
+        case (.factoryFailed(let a, let c, let e), .factoryFailed(let b, let d, let f)): a == b && c == d && e == f
+        case (.asyncRegistration(let a), .asyncRegistration(let b)): a == b
+        case (.startFailed(let a), .startFailed(let b)): a == b
+        // Two underlying errors are equal when they print the same, as
+        // UnderlyingError compares them.
+        case (.creationFailed(let a, let e), .creationFailed(let b, let f)):
+            a == b && e.map { String(reflecting: $0) } == f.map { String(reflecting: $0) }
+        case (.configurationError(let a), .configurationError(let b)): a == b
+        case (.containerNotBootstrapped(let a), .containerNotBootstrapped(let b)): a == b
+        case (.internalError(let a), .internalError(let b)): a == b
+        default: false
         }
     }
 

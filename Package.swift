@@ -33,6 +33,10 @@ let package = Package(
         .library(name: "WeaveDI", targets: ["WeaveDI"]),
         // The core alone, without upstream's compatibility names.
         .library(name: "WeaveDICore", targets: ["WeaveDICore"]),
+        // Upstream 3.4's product name for its macros: a manifest that names
+        // it gets the WeaveDI module, which declares @Component and @Provide
+        // (with the Macros trait, a default).
+        .library(name: "WeaveDIMacros", targets: ["WeaveDI"]),
         // Test support (Swift Testing traits, an XCTest base class). A product
         // of its own so the main one never links a test framework.
         .library(name: "WeaveDITesting", targets: ["WeaveDITesting"]),
@@ -104,12 +108,16 @@ let package = Package(
             path: "CSources/CWeaveRegistry",
             cSettings: registryCSettings
         ),
+        // The macros' implementation. Its module is not named WeaveDIMacros:
+        // SwiftPM gives a macro target a product of its own name, which would
+        // clash with the WeaveDIMacros library product above.
         .macro(
-            name: "WeaveDIMacros",
+            name: "WeaveDIMacroExpansions",
             dependencies: [
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
-            ]
+            ],
+            path: "Sources/WeaveDIMacros"
         ),
         // The core: the registry, resolution and the recommended API.
         // `import WeaveDICore` gives new code this alone.
@@ -117,7 +125,7 @@ let package = Package(
             name: "WeaveDICore",
             dependencies: [
                 "CWeaveRegistry",
-                .target(name: "WeaveDIMacros", condition: .when(traits: ["Macros"])),
+                .target(name: "WeaveDIMacroExpansions", condition: .when(traits: ["Macros"])),
                 .product(name: "Logging", package: "swift-log"),
                 // Imported only on Apple platforms and with PortableAtomics;
                 // linked everywhere (one product cannot carry both conditions).
@@ -242,7 +250,7 @@ let package = Package(
         .testTarget(
             name: "WeaveDIMacrosTests",
             dependencies: [
-                .target(name: "WeaveDIMacros", condition: .when(traits: ["Macros"])),
+                .target(name: "WeaveDIMacroExpansions", condition: .when(traits: ["Macros"])),
                 .product(
                     name: "SwiftSyntaxMacrosTestSupport",
                     package: "swift-syntax",

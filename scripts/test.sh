@@ -23,6 +23,9 @@ scripts/check-layers.sh
 step "reader's map (docs/architecture.md names only files and functions that exist)"
 scripts/check-readers-map.py
 
+step "upstream manifest (an app naming the products WeaveDI, WeaveDIMacros and WeaveDICore resolves)"
+scripts/check-upstream-manifest.sh
+
 step "C warnings"
 scripts/check-c-warnings.sh
 

@@ -3,7 +3,7 @@
 #if Macros
 import SwiftSyntaxMacros
 import SwiftSyntaxMacrosTestSupport
-import WeaveDIMacros
+import WeaveDIMacroExpansions
 import XCTest
 
 private let autoSyncMacros: [String: any Macro.Type] = [

@@ -3,7 +3,7 @@
 #if Macros
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacrosTestSupport
-import WeaveDIMacros
+import WeaveDIMacroExpansions
 import XCTest
 
 /// `@Component` declares the `ComponentProtocol` conformance the compiler

@@ -6,7 +6,7 @@ import SwiftParser
 import SwiftSyntax
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacros
-import WeaveDIMacros
+import WeaveDIMacroExpansions
 
 /// The macros under the names the WeaveDI module declares them with.
 let weaveDIMacros: [String: any Macro.Type] = [

@@ -23,7 +23,7 @@
 /// reads no key gets no `Sync` twin, with a warning. Needs the `Macros` and
 /// `SwiftDependencies` traits (both on by default).
 @attached(member, names: arbitrary)
-public macro AutoSyncExtension() = #externalMacro(module: "WeaveDIMacros", type: "AutoSyncExtensionMacro")
+public macro AutoSyncExtension() = #externalMacro(module: "WeaveDIMacroExpansions", type: "AutoSyncExtensionMacro")
 
 /// Adds to an extension of `DependencyValues` or `InjectedValues` one
 /// property that reads and writes `key` in sync with the other library,
@@ -41,5 +41,5 @@ public macro AutoSyncExtension() = #externalMacro(module: "WeaveDIMacros", type:
 ///   - type: The property's type, the key's value type, written `Service.self`.
 @attached(member, names: arbitrary)
 public macro GenerateAutoSync(key: Any.Type, type: Any.Type) =
-    #externalMacro(module: "WeaveDIMacros", type: "GenerateAutoSyncMacro")
+    #externalMacro(module: "WeaveDIMacroExpansions", type: "GenerateAutoSyncMacro")
 #endif

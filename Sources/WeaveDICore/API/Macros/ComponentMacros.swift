@@ -24,7 +24,7 @@
 /// Needs the `Macros` trait (on by default).
 @attached(member, names: named(registerAll), arbitrary)
 @attached(extension, conformances: ComponentProtocol)
-public macro Component() = #externalMacro(module: "WeaveDIMacros", type: "ComponentMacro")
+public macro Component() = #externalMacro(module: "WeaveDIMacroExpansions", type: "ComponentMacro")
 
 /// Marks a stored property of a `@Component` type as a provider. The declared
 /// type is the key it is registered under; the initializer is its factory,
@@ -40,12 +40,12 @@ public macro Component() = #externalMacro(module: "WeaveDIMacros", type: "Compon
 ///
 /// - Parameter scope: How long an instance lives; `.transient` by default.
 @attached(peer)
-public macro Provide(scope: ProvideScope = .transient) = #externalMacro(module: "WeaveDIMacros", type: "ProvideMacro")
+public macro Provide(scope: ProvideScope = .transient) = #externalMacro(module: "WeaveDIMacroExpansions", type: "ProvideMacro")
 
 /// ``Provide(scope:)`` with the scope unlabelled, as upstream WeaveDI writes
 /// it: `@Provide(.singleton) var database: Database = PostgresDatabase()`.
 ///
 /// - Parameter scope: How long an instance lives.
 @attached(peer)
-public macro Provide(_ scope: ProvideScope) = #externalMacro(module: "WeaveDIMacros", type: "ProvideMacro")
+public macro Provide(_ scope: ProvideScope) = #externalMacro(module: "WeaveDIMacroExpansions", type: "ProvideMacro")
 #endif

@@ -1,0 +1,3 @@
+import WeaveDI
+
+print(UnifiedDI.resolve(String.self) ?? "nothing registered")

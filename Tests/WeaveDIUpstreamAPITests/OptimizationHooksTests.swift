@@ -74,3 +74,96 @@ final class OptimizationHooksTests: UpstreamTestCase {
         XCTAssertEqual(log.all, ["Tracked"])
     }
 }
+
+private struct HookRefusal: Error {}
+
+/// The other hooks are called where the event they carry happens: the
+/// settings they mirror, DIActor's resolves, a module's registration.
+final class OptimizationHookCallsTests: UpstreamTestCase {
+    override func tearDown() {
+        OptimizationHooks.setOptimizationEnabled = nil
+        OptimizationHooks.resetStats = nil
+        OptimizationHooks.setOptimizerLogLevel = nil
+        OptimizationHooks.beginResolution = nil
+        OptimizationHooks.endResolution = nil
+        OptimizationHooks.onModuleRegistered = nil
+        WeaveDIConfiguration.enableAutoMonitor = false
+        UnifiedDI.setAutoOptimization(false)
+        super.tearDown()
+    }
+
+    func testSettingsCallTheHooksThatCarryThem() {
+        let log = TestMutex<[String]>([])
+        OptimizationHooks.setOptimizationEnabled = { on in log.withLock { $0.append("optimization \(on)") } }
+        OptimizationHooks.resetStats = { log.withLock { $0.append("reset") } }
+        OptimizationHooks.setOptimizerLogLevel = { level in log.withLock { $0.append("level \(level)") } }
+
+        UnifiedDI.setAutoOptimization(true)
+        UnifiedDI.resetStats()
+        UnifiedDI.setLogLevel(.performance)
+        UnifiedDI.setLogLevel(.warnings)
+        UnifiedDI.setAutoOptimization(false)
+        XCTAssertEqual(
+            log.withLock { $0 },
+            ["optimization true", "reset", "level optimization", "level errors", "optimization false"])
+    }
+
+    func testDIActorResolvesAreBracketedByTheResolutionHooks() async throws {
+        let log = TestMutex<[String]>([])
+        OptimizationHooks.beginResolution = { type in log.withLock { $0.append("begin \(type)") } }
+        OptimizationHooks.endResolution = { type in log.withLock { $0.append("end \(type)") } }
+        UnifiedDI.register(Tracked.self) { Tracked() }
+
+        let found = await DIActor.shared.resolve(Tracked.self)
+        XCTAssertNotNil(found)
+        let missing = await DIActor.shared.resolve(NeverRegistered.self)
+        XCTAssertNil(missing)
+        _ = try await DIActor.shared.resolveThrows(Tracked.self)
+        _ = await DIActor.shared.resolveResult(Tracked.self)
+        XCTAssertEqual(
+            log.withLock { $0 },
+            [
+                "begin Tracked", "end Tracked", "begin NeverRegistered", "end NeverRegistered",
+                "begin Tracked", "end Tracked", "begin Tracked", "end Tracked",
+            ])
+    }
+
+    func testAnErrorFromBeginResolutionStopsTheResolve() async {
+        let ended = TestMutex(0)
+        OptimizationHooks.beginResolution = { _ in throw HookRefusal() }
+        OptimizationHooks.endResolution = { _ in ended.withLock { $0 += 1 } }
+        UnifiedDI.register(Tracked.self) { Tracked() }
+
+        let stopped = await DIActor.shared.resolve(Tracked.self)
+        XCTAssertNil(stopped, "registered, but the hook refused")
+        do {
+            _ = try await DIActor.shared.resolveThrows(Tracked.self)
+            XCTFail("the hook's error is thrown")
+        } catch {
+            XCTAssertTrue(error is HookRefusal, "\(error)")
+        }
+        let result = await DIActor.shared.resolveResult(Tracked.self)
+        XCTAssertEqual(result.failureError, .circularDependency(chain: "Tracked"))
+        XCTAssertEqual(ended.withLock { $0 }, 0, "a refused resolve does not end")
+    }
+
+    func testModuleRegistrationIsReportedWhileTheMonitorIsOn() async {
+        let log = TypeLog()
+        OptimizationHooks.onModuleRegistered = { log.add($0) }
+        await Module(Tracked.self) { Tracked() }.register()
+        XCTAssertEqual(log.all, [], "monitor off: not reported")
+
+        WeaveDIConfiguration.enableAutoMonitor = true
+        await Module(Tracked.self) { Tracked() }.register()
+        try? await Module(NeverRegistered.self) { NeverRegistered() }.registerThrowing()
+        XCTAssertEqual(log.all, ["Tracked", "NeverRegistered"])
+        XCTAssertNotNil(UnifiedDI.resolve(NeverRegistered.self))
+    }
+}
+
+extension Result {
+    fileprivate var failureError: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}

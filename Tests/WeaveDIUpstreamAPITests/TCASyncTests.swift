@@ -436,6 +436,7 @@ final class TCASyncTests: UpstreamTestCase {
     // MARK: Switchboard and keys
 
     @MainActor
+    @available(*, deprecated, message: "exercises upstream names kept as deprecated no-ops")
     func testEnableAndPolicy() {
         TCASmartSync.resetForTesting()
         XCTAssertFalse(TCASmartSync.isEnabled)

@@ -469,6 +469,7 @@ final class Upstream34BuilderTests: UpstreamTestCase {
         XCTAssertEqual(InjectedManager.current[SelfKeyedClient.self].origin, "test")
     }
 
+    @available(*, deprecated, message: "exercises upstream names kept as deprecated no-ops")
     func testApplyFromEnvironmentReadsTheNamedVariables() {
         setenv("UPSTREAM34_VERBOSE", " Yes ", 1)
         setenv("UPSTREAM34_FIX", "off", 1)

@@ -93,6 +93,7 @@ extension UnifiedDI {
     public static func setLogLevel(_ level: LogLevel) {
         lastNamedLevel.withLock { $0 = level }
         setLoggerLevel(level.loggerLevel)
+        OptimizationHooks.setOptimizerLogLevel?(level.optimizerLogLevel)
     }
 
     /// Sets the lowest severity logged. Process-wide, and thread-safe.
@@ -153,5 +154,19 @@ extension UnifiedDI {
         var logger = DILog.logger
         logger.logLevel = level
         DILog.logger = logger
+    }
+}
+
+extension UnifiedDI.LogLevel {
+    /// What upstream's `setLogLevel` passed to an installed optimizer
+    /// (``OptimizationHooks/setOptimizerLogLevel``) for this level.
+    var optimizerLogLevel: OptimizerLogLevel {
+        switch self {
+        case .all: .all
+        case .errors, .warnings, .health: .errors
+        case .performance, .optimization: .optimization
+        case .registration: .registration
+        case .off: .off
+        }
     }
 }

@@ -42,7 +42,17 @@ public enum TCASmartSync {
     }
 
     /// The policy last configured (see ``TCABridgePolicy``).
-    @MainActor public static var currentPolicy: TCABridgePolicy = .testPriority
+    @available(
+        *, deprecated,
+        message:
+            "recorded, not applied: the bridge reads what swift-dependencies gives the reading task's context (test, preview or live), as .contextual would"
+    )
+    @MainActor public static var currentPolicy: TCABridgePolicy {
+        get { recordedPolicy }
+        set { recordedPolicy = newValue }
+    }
+
+    @MainActor private static var recordedPolicy: TCABridgePolicy = .testPriority
 
     @MainActor private static var isAutoInitialized = false
 
@@ -77,9 +87,14 @@ public enum TCASmartSync {
     /// ```
     ///
     /// - Parameter policy: The policy to record.
+    @available(
+        *, deprecated,
+        message:
+            "recorded, not applied: the bridge reads what swift-dependencies gives the reading task's context (test, preview or live), as .contextual would"
+    )
     @MainActor
     public static func configure(policy: TCABridgePolicy) {
-        currentPolicy = policy
+        recordedPolicy = policy
     }
 
     /// ``currentPolicy``.
@@ -89,9 +104,14 @@ public enum TCASmartSync {
     /// ```
     ///
     /// - Returns: The policy last configured.
+    @available(
+        *, deprecated,
+        message:
+            "recorded, not applied: the bridge reads what swift-dependencies gives the reading task's context (test, preview or live), as .contextual would"
+    )
     @MainActor
     public static func getCurrentPolicy() -> TCABridgePolicy {
-        currentPolicy
+        recordedPolicy
     }
 
     /// Syncs each key (``syncSingle(_:)``).
@@ -226,7 +246,7 @@ public enum TCASmartSync {
     public static func resetForTesting() {
         isEnabled = false
         isAutoInitialized = false
-        currentPolicy = .testPriority
+        recordedPolicy = .testPriority
     }
 }
 

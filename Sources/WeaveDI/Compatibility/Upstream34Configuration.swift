@@ -22,11 +22,14 @@ public enum OptimizerLogLevel: String, Sendable, CaseIterable {
 /// Slots for an optimizer or monitor to install callbacks in, with
 /// upstream's names and types. Reading and assigning are thread-safe.
 ///
-/// WeaveDI calls ``trackRegistration`` on every registration,
-/// ``trackResolution`` on every resolve and ``handleNilResolution`` on every
-/// miss, as upstream's core did, and ``setAutoMonitorEnabled`` when
-/// ``WeaveDIConfiguration/enableAutoMonitor`` changes. The other hooks are
-/// slots an add-on fills and calls itself. For counts of resolutions use
+/// WeaveDI calls each hook where upstream's core did: ``trackRegistration``
+/// on every registration, ``trackResolution`` on every resolve and
+/// ``handleNilResolution`` on every miss; ``beginResolution`` and
+/// ``endResolution`` around ``DIActor``'s resolves; ``onModuleRegistered``
+/// after a module registers; ``setAutoMonitorEnabled``,
+/// ``setOptimizationEnabled``, ``resetStats`` and ``setOptimizerLogLevel``
+/// when the setting they carry changes. The three graph hooks are never
+/// called and deprecated. For counts of resolutions use
 /// `UnifiedDI.setAutoOptimization(_:)` and `UnifiedDI.stats()`.
 ///
 /// ```swift
@@ -77,19 +80,20 @@ public enum OptimizationHooks {
         set { RegistryObservers.update { $0.missed = newValue } }
     }
 
-    /// Turns an installed optimizer on or off.
+    /// Called with the new value by `UnifiedDI.setAutoOptimization(_:)`.
     public static var setOptimizationEnabled: (@Sendable (Bool) -> Void)? {
         get { hooks[\.setOptimizationEnabled] }
         set { hooks[\.setOptimizationEnabled] = newValue }
     }
 
-    /// Resets an installed optimizer's statistics.
+    /// Called by `UnifiedDI.resetStats()`.
     public static var resetStats: (@Sendable () -> Void)? {
         get { hooks[\.resetStats] }
         set { hooks[\.resetStats] = newValue }
     }
 
-    /// Sets an installed optimizer's ``OptimizerLogLevel``.
+    /// Called by `UnifiedDI.setLogLevel(_:)` with the matching
+    /// ``OptimizerLogLevel``, as upstream's did.
     public static var setOptimizerLogLevel: (@Sendable (OptimizerLogLevel) -> Void)? {
         get { hooks[\.setOptimizerLogLevel] }
         set { hooks[\.setOptimizerLogLevel] = newValue }
@@ -102,39 +106,53 @@ public enum OptimizationHooks {
         set { hooks[\.setAutoMonitorEnabled] = newValue }
     }
 
-    /// Called by code that reports a registered module's type.
+    /// Called with a module's type after `Module.register()` or
+    /// `registerThrowing()` registers it, while
+    /// ``WeaveDIConfiguration/enableAutoMonitor`` is on.
     public static var onModuleRegistered: (@Sendable (Any.Type) async -> Void)? {
         get { hooks[\.onModuleRegistered] }
         set { hooks[\.onModuleRegistered] = newValue }
     }
 
-    /// Called by code that records a dependency edge to a type.
+    /// Never called: upstream's registry called it on each async resolve
+    /// to build a graph; here ``UnifiedDI/validate()`` records the graph.
+    @available(
+        *, deprecated,
+        message: "never called: WeaveDI records no graph as it resolves; UnifiedDI.validate().graph gives the dependency graph"
+    )
     public static var recordAutoEdgeIfEnabled: (@Sendable (Any.Type) async -> Void)? {
         get { hooks[\.recordAutoEdgeIfEnabled] }
         set { hooks[\.recordAutoEdgeIfEnabled] = newValue }
     }
 
-    /// Called by code that reports the start of a resolution; throwing
-    /// aborts it (a cycle detector's use).
+    /// Called by ``DIActor``'s resolves before resolving; throwing aborts
+    /// the resolve (a cycle detector's use).
     public static var beginResolution: (@Sendable (Any.Type) async throws -> Void)? {
         get { hooks[\.beginResolution] }
         set { hooks[\.beginResolution] = newValue }
     }
 
-    /// Called by code that reports the end of a resolution.
+    /// Called by ``DIActor``'s resolves after resolving, found or not.
     public static var endResolution: (@Sendable (Any.Type) async -> Void)? {
         get { hooks[\.endResolution] }
         set { hooks[\.endResolution] = newValue }
     }
 
-    /// Called by code that adds a type to a dependency graph.
+    /// Never called (upstream 3.4's core did not call it either).
+    @available(
+        *, deprecated,
+        message: "never called: WeaveDI records no graph as it resolves; UnifiedDI.validate().graph gives the dependency graph"
+    )
     public static var addGraphNode: (@Sendable (Any.Type) async -> Void)? {
         get { hooks[\.addGraphNode] }
         set { hooks[\.addGraphNode] = newValue }
     }
 
-    /// Called by code that adds an edge, from a type to the type it
-    /// depends on with an optional label, to a dependency graph.
+    /// Never called (upstream 3.4's core did not call it either).
+    @available(
+        *, deprecated,
+        message: "never called: WeaveDI records no graph as it resolves; UnifiedDI.validate().graph gives the dependency graph"
+    )
     public static var addGraphEdge: (@Sendable (Any.Type, Any.Type, String?) async -> Void)? {
         get { hooks[\.addGraphEdge] }
         set { hooks[\.addGraphEdge] = newValue }
@@ -220,6 +238,7 @@ public enum WeaveDIConfiguration {
     }
 
     /// Whether code that logs more when asked to should. Off by default.
+    @available(*, deprecated, message: "no-op: UnifiedDI.setLogLevel(.all) turns on WeaveDI's debug log")
     public static var enableVerboseLogging: Bool {
         get { state[\.verboseLogging] }
         set { state[\.verboseLogging] = newValue }
@@ -228,6 +247,10 @@ public enum WeaveDIConfiguration {
     /// Upstream's switch for checking its registry copies against each
     /// other. WeaveDI keeps one registry, so there is nothing to check. On
     /// by default.
+    @available(
+        *, deprecated,
+        message: "no-op: WeaveDI keeps one registry, with nothing to check or repair; UnifiedDI.validate() checks the registrations"
+    )
     public static var enableRegistryAutoHealthCheck: Bool {
         get { state[\.registryAutoHealthCheck] }
         set { state[\.registryAutoHealthCheck] = newValue }
@@ -235,12 +258,20 @@ public enum WeaveDIConfiguration {
 
     /// Upstream's switch for repairing its registry copies. WeaveDI keeps
     /// one registry, so there is nothing to repair. On by default.
+    @available(
+        *, deprecated,
+        message: "no-op: WeaveDI keeps one registry, with nothing to check or repair; UnifiedDI.validate() checks the registrations"
+    )
     public static var enableRegistryAutoFix: Bool {
         get { state[\.registryAutoFix] }
         set { state[\.registryAutoFix] = newValue }
     }
 
     /// Upstream's switch for logging registry health. Off by default.
+    @available(
+        *, deprecated,
+        message: "no-op: WeaveDI keeps one registry, with nothing to check or repair; UnifiedDI.validate() checks the registrations"
+    )
     public static var enableRegistryHealthLogging: Bool {
         get { state[\.registryHealthLogging] }
         set { state[\.registryHealthLogging] = newValue }
@@ -289,10 +320,12 @@ public enum WeaveDIConfiguration {
     ) {
         if let value = flag(optimizerKey) { enableOptimizerTracking = value }
         if let value = flag(monitorKey) { enableAutoMonitor = value }
-        if let value = flag(verboseKey) { enableVerboseLogging = value }
-        if let value = flag(registryHealthKey) { enableRegistryAutoHealthCheck = value }
-        if let value = flag(registryFixKey) { enableRegistryAutoFix = value }
-        if let value = flag(registryLogKey) { enableRegistryHealthLogging = value }
+        // The four no-op switches are stored directly: assigning through
+        // their deprecated properties would warn here.
+        if let value = flag(verboseKey) { state[\.verboseLogging] = value }
+        if let value = flag(registryHealthKey) { state[\.registryAutoHealthCheck] = value }
+        if let value = flag(registryFixKey) { state[\.registryAutoFix] = value }
+        if let value = flag(registryLogKey) { state[\.registryHealthLogging] = value }
         switch variable(injectedEnvKey)?.lowercased() {
         case "automatic": defaultInjectedEnvironment = .automatic
         case "live": defaultInjectedEnvironment = .live

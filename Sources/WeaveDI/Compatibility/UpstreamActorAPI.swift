@@ -297,15 +297,55 @@ public actor DIActor {
 
     /// The instance registered for `type`, building an async registration,
     /// or nil (a failure is logged; a cycle gives nil as upstream's did).
+    ///
+    /// Calls ``OptimizationHooks/beginResolution`` first (an error it throws
+    /// is logged and gives nil, as upstream's actor did) and
+    /// ``OptimizationHooks/endResolution`` after.
     public func resolve<T>(_ type: T.Type) async -> T? where T: Sendable {
-        await DIAsync.resolve(type)
+        do {
+            try await Self.beginResolution(type)
+        } catch {
+            DILog.logger.error("WeaveDI: resolving '\(qualifiedTypeName(type))' stopped by beginResolution: \(error)")
+            return nil
+        }
+        let value = await DIAsync.resolve(type)
+        await Self.endResolution(type)
+        return value
+    }
+
+    private static func beginResolution(_ type: Any.Type) async throws {
+        if let begin = OptimizationHooks.beginResolution {
+            try await begin(type)
+        }
+    }
+
+    private static func endResolution(_ type: Any.Type) async {
+        if let end = OptimizationHooks.endResolution {
+            await end(type)
+        }
     }
 
     /// The instance, or the `DIError` saying why there is none (a miss,
     /// a cycle, a factory's failure). If this task is cancelled while an
     /// async build is awaited, the result is what a synchronous resolve
     /// gives.
+    ///
+    /// Calls the resolution hooks as ``resolve(_:)`` does; an error
+    /// ``OptimizationHooks/beginResolution`` throws is the failure when it is
+    /// a `DIError`, else `DIError/circularDependency(chain:)` naming the
+    /// type (the hook's purpose upstream: a cycle detector).
     public func resolveResult<T>(_ type: T.Type) async -> Result<T, DIError> where T: Sendable {
+        do {
+            try await Self.beginResolution(type)
+        } catch {
+            return .failure(error as? DIError ?? .circularDependency(chain: typeName(type)))
+        }
+        let result = await resolvedResult(type)
+        await Self.endResolution(type)
+        return result
+    }
+
+    private func resolvedResult<T>(_ type: T.Type) async -> Result<T, DIError> where T: Sendable {
         do {
             return .success(try await UnifiedDI.resolveAsyncThrowing(type))
         } catch let error as DIError {
@@ -318,8 +358,18 @@ public actor DIActor {
     /// The instance, or throws: a `DIError` (a miss is
     /// `DIError/dependencyNotFound(type:)`), or `CancellationError` when
     /// this task was cancelled while waiting for an async build.
+    /// Calls the resolution hooks as ``resolve(_:)`` does; an error
+    /// ``OptimizationHooks/beginResolution`` throws is thrown.
     public func resolveThrows<T>(_ type: T.Type) async throws -> T where T: Sendable {
-        try await UnifiedDI.resolveAsyncThrowing(type)
+        try await Self.beginResolution(type)
+        do {
+            let value = try await UnifiedDI.resolveAsyncThrowing(type)
+            await Self.endResolution(type)
+            return value
+        } catch {
+            await Self.endResolution(type)
+            throw error
+        }
     }
 
     /// Releases the live container's registration of `type`.

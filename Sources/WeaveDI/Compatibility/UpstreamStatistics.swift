@@ -93,6 +93,7 @@ extension UnifiedDI {
     /// - Parameter enabled: Whether to count resolves.
     public static func setAutoOptimization(_ enabled: Bool = true) {
         ResolveStatistics.setCounting(enabled)
+        OptimizationHooks.setOptimizationEnabled?(enabled)
     }
 
     /// How many times each type (by name) was resolved from the live
@@ -119,6 +120,7 @@ extension UnifiedDI {
     /// ```
     public static func resetStats() {
         ResolveStatistics.reset()
+        OptimizationHooks.resetStats?()
     }
 
     /// Whether reads of `type` take the lock-free path: it is registered

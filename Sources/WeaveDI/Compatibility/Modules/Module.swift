@@ -16,6 +16,8 @@ public struct Module: Sendable {
 
     /// The registered type's name, for logs and diagnostics.
     public let typeName: String
+    /// The registered type, for ``OptimizationHooks/onModuleRegistered``.
+    let type: any Any.Type
     let file: String
     let line: Int
 
@@ -50,6 +52,7 @@ public struct Module: Sendable {
         factoryFor: @escaping @Sendable (_ container: ContainerReference) -> @Sendable () -> T
     ) {
         self.typeName = qualifiedTypeName(T.self)
+        self.type = T.self
         self.file = "\(file)"
         self.line = Int(line)
         self.registration = { container in
@@ -62,8 +65,18 @@ public struct Module: Sendable {
     /// ```swift
     /// await module.register()
     /// ```
+    ///
+    /// While `WeaveDIConfiguration/enableAutoMonitor` is on, then awaits
+    /// ``OptimizationHooks/onModuleRegistered`` with the module's type.
     public func register() async {
         registration(DIContainer.live)
+        await reportRegistered()
+    }
+
+    private func reportRegistered() async {
+        if WeaveDIConfiguration.enableAutoMonitor, let hook = OptimizationHooks.onModuleRegistered {
+            await hook(type)
+        }
     }
 
     /// Registers the module into `DIContainer/live`. Registration cannot
@@ -71,6 +84,7 @@ public struct Module: Sendable {
     /// write `try await module.registerThrowing()`.
     public func registerThrowing() async throws {
         registration(DIContainer.live)
+        await reportRegistered()
     }
 
     /// Registers the module into `container` now, from synchronous code.

@@ -115,7 +115,7 @@ public enum OptimizationHooks {
     }
 
     /// Never called: upstream's registry called it on each async resolve
-    /// to build a graph; here ``UnifiedDI/validate()`` records the graph.
+    /// to build a graph; here `UnifiedDI/validate()` records the graph.
     @available(
         *, deprecated,
         message: "never called: WeaveDI records no graph as it resolves; UnifiedDI.validate().graph gives the dependency graph"

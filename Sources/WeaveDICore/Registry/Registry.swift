@@ -77,7 +77,7 @@ package final class Registry: @unchecked Sendable {
     }
 
     @discardableResult
-    func remove(_ key: TypeKey, ifStill entry: AnyRegistryEntry) -> Bool {
+    package func remove(_ key: TypeKey, ifStill entry: AnyRegistryEntry) -> Bool {
         weave_registry_remove_if(handle, key, Unmanaged.passUnretained(entry).toOpaque())
     }
 
@@ -86,6 +86,15 @@ package final class Registry: @unchecked Sendable {
     }
 
     var count: Int { weave_registry_count(handle) }
+
+    /// Whether this registry itself (not a parent) holds `entry` under
+    /// `key`: the registration is still the one made, not released or
+    /// replaced.
+    package func holds(_ entry: AnyRegistryEntry, forKey key: TypeKey) -> Bool {
+        guard let raw = weave_registry_get_local(handle, key) else { return false }
+        let present = Unmanaged<AnyRegistryEntry>.fromOpaque(raw).takeRetainedValue()
+        return present === entry
+    }
 
     /// Whether this registry itself (not a parent) has `key`; for
     /// diagnostics (a resolve goes through `Resolver`).

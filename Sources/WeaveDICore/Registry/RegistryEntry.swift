@@ -193,7 +193,7 @@ package final class LazyEntry: AnyRegistryEntry, @unchecked Sendable {
     let owned: (any AnyObject & Sendable)?
 
     @inlinable
-    convenience init<T>(scope: ProvideScope, factory: @escaping @Sendable () throws -> T) {
+    package convenience init<T>(scope: ProvideScope, factory: @escaping @Sendable () throws -> T) {
         self.init(
             type: T.self, scope: scope,
             make: { storage in storage.initializeMemory(as: T.self, to: try factory()) },

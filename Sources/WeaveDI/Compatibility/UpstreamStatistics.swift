@@ -290,3 +290,20 @@ extension UnifiedDI {
         registryHealth().healthScore
     }
 }
+
+extension UnifiedDI {
+    /// Drops every cached read (upstream's `clearCache()`): the next read of
+    /// each type or key goes to the registry and is cached again. Answers do
+    /// not change (the cache never answers differently from the registry);
+    /// no registration, built instance or key default is dropped.
+    /// Upstream's `cacheStats` is not provided: counting hits and misses
+    /// would cost every read; `setAutoOptimization(true)` and `stats()`
+    /// count resolves per type.
+    ///
+    /// ```swift
+    /// UnifiedDI.clearCache()
+    /// ```
+    public static func clearCache() {
+        SlotCache.dropAll()
+    }
+}

@@ -94,7 +94,15 @@ package final class InjectionSlot<Value>: InjectionSlotHandle, @unchecked Sendab
 /// The generation protocol is model-checked in
 /// IntegrationTests/Models/slot_cache.pml and slot_reads.pml.
 @usableFromInline
-enum SlotCache {
+package enum SlotCache {
+    /// Makes every cached read stale: the next read of each slot takes the
+    /// table and caches again. A write's own step (advancing the generation,
+    /// then releasing the stale boxes after a grace period), taken with no
+    /// registration changed; upstream's `UnifiedDI.clearCache()`.
+    package static func dropAll() {
+        weave_generation_advance()
+    }
+
     /// Who reads a slot.
     @usableFromInline
     enum Route {

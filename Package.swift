@@ -146,6 +146,8 @@ let package = Package(
             name: "WeaveDI",
             dependencies: [
                 "WeaveDICore",
+                // @DependencyGraph's implementation (upstream's name, declared here).
+                .target(name: "WeaveDIMacroExpansions", condition: .when(traits: ["Macros"])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(
                     name: "Dependencies",

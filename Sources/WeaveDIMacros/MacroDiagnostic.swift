@@ -13,6 +13,9 @@ enum MacroDiagnostic: DiagnosticMessage {
     case provideUnknownArgument(label: String)
     case provideInvalidScope(expression: String)
     case providerCycle(chain: [String])
+    case dependencyGraphNotALiteral
+    case dependencyGraphNotAType(expression: String)
+    case dependencyGraphCycle(chain: [String])
 
     var message: String {
         switch self {
@@ -39,6 +42,13 @@ enum MacroDiagnostic: DiagnosticMessage {
             return "'\(expression)' is not a scope; use .transient, .singleton, .weak or .task"
         case .providerCycle(let chain):
             return "@Provide properties depend on each other in a cycle: \(chain.joined(separator: " -> "))"
+        case .dependencyGraphNotALiteral:
+            return
+                "@DependencyGraph needs a dictionary literal of types to arrays of types, such as [UserService.self: [Database.self], Database.self: []], so the graph can be checked at compile time"
+        case .dependencyGraphNotAType(let expression):
+            return "'\(expression)' is not a type in @DependencyGraph; name each type as 'SomeType.self'"
+        case .dependencyGraphCycle(let chain):
+            return "@DependencyGraph has a circular dependency: \(chain.joined(separator: " -> "))"
         }
     }
 
@@ -60,6 +70,9 @@ enum MacroDiagnostic: DiagnosticMessage {
         case .provideUnknownArgument: return "provideUnknownArgument"
         case .provideInvalidScope: return "provideInvalidScope"
         case .providerCycle: return "providerCycle"
+        case .dependencyGraphNotALiteral: return "dependencyGraphNotALiteral"
+        case .dependencyGraphNotAType: return "dependencyGraphNotAType"
+        case .dependencyGraphCycle: return "dependencyGraphCycle"
         }
     }
 }

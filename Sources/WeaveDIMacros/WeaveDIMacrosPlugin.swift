@@ -7,5 +7,6 @@ struct WeaveDIMacrosPlugin: CompilerPlugin {
         ComponentMacro.self,
         ProvideMacro.self,
         AutoSyncExtensionMacro.self, GenerateAutoSyncMacro.self,
+        DependencyGraphMacro.self,
     ]
 }

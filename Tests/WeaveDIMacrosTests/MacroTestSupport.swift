@@ -12,6 +12,7 @@ import WeaveDIMacroExpansions
 let weaveDIMacros: [String: any Macro.Type] = [
     "Component": ComponentMacro.self,
     "Provide": ProvideMacro.self,
+    "DependencyGraph": DependencyGraphMacro.self,
 ]
 
 /// The result of expanding `source` with the WeaveDI macros, for tests that check

@@ -14,8 +14,18 @@ private final class SystemClock: Clock {
     let name = "system"
 }
 
+// Named nowhere else in the test bundle: a miss notes the name, and a name
+// two test types share is printed qualified in other tests' messages.
+private final class Sundial: Sendable {}
+
 #if Macros
 private final class Database: Sendable {}
+
+@DependencyGraph([
+    SystemClock.self: [Database.self],
+    Database.self: [],
+])
+private final class StorageDependencyGraph {}
 
 @Component
 private struct StorageComponent {
@@ -36,10 +46,10 @@ final class UpstreamNamesTests: UpstreamTestCase {
 
     func testCatchDependencyNotFoundWithUpstreamsUnlabelledPattern() {
         do {
-            _ = try UnifiedDI.resolveThrowing(Clock.self)
-            XCTFail("nothing registers Clock")
+            _ = try UnifiedDI.resolveThrowing(Sundial.self)
+            XCTFail("nothing registers Sundial")
         } catch DIError.dependencyNotFound(let name) {
-            XCTAssertEqual(name, "Clock")
+            XCTAssertEqual(name, "Sundial")
         } catch {
             XCTFail("\(error)")
         }
@@ -104,6 +114,14 @@ final class UpstreamNamesTests: UpstreamTestCase {
     }
 
     #if Macros
+    func testDependencyGraphNamesItsUnregisteredTypes() {
+        XCTAssertEqual(validateDependencyGraph(), ["SystemClock", "Database"])
+        UnifiedDI.register(Database.self) { Database() }
+        XCTAssertEqual(validateDependencyGraph(), ["SystemClock"])
+        UnifiedDI.register(SystemClock.self) { SystemClock() }
+        XCTAssertEqual(validateDependencyGraph(), [])
+    }
+
     func testProvideWithAnUnlabelledScope() throws {
         let container = Container()
         StorageComponent.registerAll(into: container)

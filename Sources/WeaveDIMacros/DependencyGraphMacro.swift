@@ -71,7 +71,8 @@ public struct DependencyGraphMacro: PeerMacro {
                 let base = member.base
             else {
                 throw DiagnosticsError(diagnostics: [
-                    Diagnostic(node: expression, message: MacroDiagnostic.dependencyGraphNotAType(expression: expression.trimmedDescription))
+                    Diagnostic(
+                        node: expression, message: MacroDiagnostic.dependencyGraphNotAType(expression: expression.trimmedDescription))
                 ])
             }
             let name = base.trimmedDescription

@@ -6,11 +6,11 @@ import XCTest
 // Names upstream WeaveDI 3.4.0 compiles, written as its documentation
 // writes them (issue 50, item 5).
 
-private protocol Clock: Sendable {
+private protocol TimeSource: Sendable {
     var name: String { get }
 }
 
-private final class SystemClock: Clock {
+private final class SystemClock: TimeSource {
     let name = "system"
 }
 
@@ -30,14 +30,14 @@ private final class StorageDependencyGraph {}
 @Component
 private struct StorageComponent {
     @Provide(.singleton) var database: Database = Database()
-    @Provide(.transient) var clock: Clock = SystemClock()
+    @Provide(.transient) var clock: TimeSource = SystemClock()
 }
 #endif
 
 final class UpstreamNamesTests: UpstreamTestCase {
     func testTopLevelContainerIsTheLiveContainer() {
-        Container.shared.register(Clock.self) { SystemClock() }
-        XCTAssertEqual(UnifiedDI.resolve(Clock.self)?.name, "system")
+        Container.shared.register(TimeSource.self) { SystemClock() }
+        XCTAssertEqual(UnifiedDI.resolve(TimeSource.self)?.name, "system")
         XCTAssertTrue(Container.shared === WeaveDI.Container.live)
         let own = Container()
         XCTAssertFalse(own === Container.shared)
@@ -56,9 +56,9 @@ final class UpstreamNamesTests: UpstreamTestCase {
     }
 
     func testUpstreamsUnlabelledConstructorsAreTheLabelledCases() {
-        XCTAssertEqual(DIError.dependencyNotFound("Clock"), .dependencyNotFound(type: "Clock"))
+        XCTAssertEqual(DIError.dependencyNotFound("TimeSource"), .dependencyNotFound(type: "TimeSource"))
         XCTAssertEqual(DIError.circularDependency("A -> B -> A"), .circularDependency(chain: "A -> B -> A"))
-        XCTAssertNotEqual(DIError.dependencyNotFound("Clock"), .dependencyNotFound(type: "Database"))
+        XCTAssertNotEqual(DIError.dependencyNotFound("TimeSource"), .dependencyNotFound(type: "Database"))
     }
 
     @available(*, deprecated, message: "builds upstream's never-thrown cases")
@@ -87,9 +87,9 @@ final class UpstreamNamesTests: UpstreamTestCase {
     }
 
     func testLocalizedMembersSayWhatToDo() {
-        let error = DIError.dependencyNotFound(type: "Clock")
+        let error = DIError.dependencyNotFound(type: "TimeSource")
         XCTAssertEqual(error.failureReason, "the dependency is not registered")
-        XCTAssertEqual(error.recoverySuggestion, "Register it first, e.g. UnifiedDI.register(Clock.self) { ... }")
+        XCTAssertEqual(error.recoverySuggestion, "Register it first, e.g. UnifiedDI.register(TimeSource.self) { ... }")
         XCTAssertEqual(error.errorDescription, error.description)
     }
 
@@ -102,14 +102,14 @@ final class UpstreamNamesTests: UpstreamTestCase {
         DILog.logger = logger
 
         let found: Result<Int, DIError> = .success(7)
-        let missing: Result<Int, DIError> = .failure(.dependencyNotFound(type: "Clock"))
+        let missing: Result<Int, DIError> = .failure(.dependencyNotFound(type: "TimeSource"))
         XCTAssertEqual(found.resolved, 7)
         XCTAssertNil(missing.resolved)
         XCTAssertEqual(found.resolvedWithLogging(), 7)
         XCTAssertTrue(handler.entries.isEmpty, "\(handler.entries)")
         XCTAssertNil(missing.resolvedWithLogging())
         let messages = handler.entries.map { "\($0.message)" }
-        XCTAssertTrue(messages.contains { $0.contains("Clock") && $0.contains("UpstreamNamesTests.swift") }, "\(messages)")
+        XCTAssertTrue(messages.contains { $0.contains("TimeSource") && $0.contains("UpstreamNamesTests.swift") }, "\(messages)")
         XCTAssertTrue(messages.contains { $0.hasPrefix("Suggestion: Register it first") }, "\(messages)")
     }
 
@@ -127,7 +127,7 @@ final class UpstreamNamesTests: UpstreamTestCase {
         StorageComponent.registerAll(into: container)
         let first = try XCTUnwrap(container.resolve(Database.self))
         XCTAssertTrue(container.resolve(Database.self) === first, ".singleton: one instance")
-        XCTAssertEqual(container.resolve(Clock.self)?.name, "system")
+        XCTAssertEqual(container.resolve(TimeSource.self)?.name, "system")
     }
     #endif
 }

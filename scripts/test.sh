@@ -105,11 +105,11 @@ fi
 # (on Linux by default it is a typealias of Synchronization.Atomic).
 # (grep without -q reads all of nm's output: under pipefail an early exit
 # would fail the pipeline with nm's SIGPIPE.)
-if ! nm .build-notraits/debug/WeaveDIPackageTests.xctest | swift demangle | grep 'WeaveDI.PlatformAtomic' >/dev/null; then
+if ! nm .build-notraits/debug/WeaveDIPackageTests.xctest | swift demangle | grep 'WeaveDICore\.PlatformAtomic' >/dev/null; then
     echo "the PortableAtomics build does not use PlatformAtomic's swift-atomics branch" >&2
     exit 1
 fi
-echo "PortableAtomics: the test binary uses swift-atomics' ManagedAtomic (WeaveDI.PlatformAtomic)"
+echo "PortableAtomics: the test binary uses swift-atomics' ManagedAtomic (WeaveDICore.PlatformAtomic)"
 swift test --skip-build --traits PortableAtomics --scratch-path .build-notraits 2>&1 |
     { grep -v "prohibited flag(s): -D__x86_64__" || true; }
 

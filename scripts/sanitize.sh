@@ -269,9 +269,9 @@ swift_stress() { # swift_stress ASan|TSan SCRATCH TRAITS ENV... : swift test --f
         name="$name ($traits)"
         via=" --traits $traits"
     fi
-    step "Swift $name stress: swift test --sanitize=$sanitizer$via --filter Stress, BuildWindowTests, OverlayBuildIsolationTests, AsyncServiceTests, AsyncBuildWindowTests, ShutdownTests, UpstreamStatisticsTests, FactoryStorageTests, InjectedKeyByTypeTests, KeyPathSlotTests, AsyncStartHungFactoryTests, NotedRegistriesTests"
+    step "Swift $name stress: swift test --sanitize=$sanitizer$via --filter Stress, BuildWindowTests, OverlayBuildIsolationTests, AsyncServiceTests, AsyncBuildWindowTests, ShutdownTests, UpstreamStatisticsTests, FactoryStorageTests, InjectedKeyByTypeTests, KeyPathSlotTests, AsyncStartHungFactoryTests, NotedRegistriesTests, LazyInjectedTests"
     mkdir -p "$scratch"
-    env "$@" swift test --sanitize="$sanitizer" ${options[@]+"${options[@]}"} --scratch-path "$scratch" --filter "Stress|BuildWindowTests|OverlayBuildIsolationTests|AsyncServiceTests|AsyncBuildWindowTests|ShutdownTests|UpstreamStatisticsTests|FactoryStorageTests|InjectedKeyByTypeTests|KeyPathSlotTests|AsyncStartHungFactoryTests|NotedRegistriesTests" 2>&1 |
+    env "$@" swift test --sanitize="$sanitizer" ${options[@]+"${options[@]}"} --scratch-path "$scratch" --filter "Stress|BuildWindowTests|OverlayBuildIsolationTests|AsyncServiceTests|AsyncBuildWindowTests|ShutdownTests|UpstreamStatisticsTests|FactoryStorageTests|InjectedKeyByTypeTests|KeyPathSlotTests|AsyncStartHungFactoryTests|NotedRegistriesTests|LazyInjectedTests" 2>&1 |
         tee "$scratch/sanitize-swift.log" | sed 's/^/    | /' || status=$?
     if grep -Eq "$REPORT" "$scratch/sanitize-swift.log"; then fail "Swift $name stress: sanitizer report (see $scratch/sanitize-swift.log)"
     elif [ "$status" -ne 0 ]; then fail "Swift $name stress: exit status $status"
@@ -355,6 +355,12 @@ swift_mutants() {
     swift_mutant holder-drops-registration Sources/WeaveDICore/Resolution/ScopedInstances.swift \
         's/\$0\.scopeRegistration = registration/_ = registration/' \
         TaskScopeTests "a scope's holder that does not keep its registration"
+    # A lazily injected property whose first reader keeps its own value even
+    # when another published first: two first accesses at once answer two
+    # values (the forced window of LazyInjectedTests).
+    swift_mutant lazy-loser-keeps-own Sources/WeaveDICore/Resolution/FirstReadCell.swift \
+        's/if exchanged \{/if exchanged || true {/' \
+        LazyInjectedTests.testTwoFirstAccessesAtOnceKeepOneValue "a first read that loses the exchange answers its own value"
 }
 
 if [ "$RUN_C" -eq 1 ]; then c_stress; fi

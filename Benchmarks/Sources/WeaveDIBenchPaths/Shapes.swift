@@ -71,6 +71,8 @@ public final class Consumers: @unchecked Sendable {
     @Injected public var byType: BenchService
     @Injected public var byOptionalType: BenchService?
     @Factory public var factory: BenchServiceImpl
+    @LazyInjected(\.benchService) public var lazyByKeyPath
+    @LazyInjected public var lazyByType: BenchService
 
     public init() {}
 }

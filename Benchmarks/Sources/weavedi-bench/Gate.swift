@@ -28,7 +28,7 @@ func gateMeasured(_ path: BenchPath, _ n: Int) {
 let gatedPaths: Set<String> = [
     "unifieddi.resolve", "unifieddi.resolve.swift", "container.resolve", "container.resolve.swift",
     "inject", "inject.swift", "safeinject", "injected.keypath", "injected.keytype", "injected.type",
-    "injected.optional", "factory", "withinjectedvalues.read", "withinjectedvalues.scope",
+    "injected.optional", "injected.lazy", "injected.lazy.type", "factory", "withinjectedvalues.read", "withinjectedvalues.scope",
     "unifieddi.resolve.rotating", "unifieddi.resolve.rotating.swift",
     "register.replace", "register.lazy.new", "register.eager.new", "resolve.lazy.first",
     "handler.hand", "handler.inject", "handler.injected.keypath", "handler.injected.keytype",
@@ -59,6 +59,7 @@ let gateRatios: [(name: String, numerator: String, denominator: String)] = [
         "unifieddi.resolve.rotating.swift@1000"
     ),
     ("@Injected(\\.key) / @Inject", "injected.keypath@10", "inject@10"),
+    ("@LazyInjected(\\.key) after first access / @Injected(\\.key)", "injected.lazy@10", "injected.keypath@10"),
     ("UnifiedDI.resolve / floor", "unifieddi.resolve@10", "floor@0"),
     ("handler 3 @Injected(\\.key) / hand-built", "handler.injected.keypath@10", "handler.hand@10"),
     ("handler 3 @Injected(Key.self) / hand-built", "handler.injected.keytype@10", "handler.hand@10"),

@@ -166,7 +166,28 @@ struct Row {
     var size: Int
     var threads: Int
     var nanoseconds: Double
+    /// How far the median round was from the best, as a fraction of the
+    /// best: the run-to-run spread of this row.
+    var spread: Double
     var instructions: Double?
+}
+
+/// The median round's distance from the best, relative to the best.
+func spread(of samples: [Double]) -> Double {
+    let sorted = samples.sorted()
+    guard let best = sorted.first, best > 0 else { return 0 }
+    let middle = sorted.count / 2
+    let median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    return (median - best) / best
+}
+
+/// A ratio of two rows, or nil when the rows' spreads are as large as the
+/// ratio's distance from 1: the comparison is then noise, not a result.
+func ratioBeyondNoise(_ row: Row, _ reference: Row?) -> (ratio: Double, isNoise: Bool)? {
+    guard let reference, reference.nanoseconds > 0 else { return nil }
+    let ratio = row.nanoseconds / reference.nanoseconds
+    let gap = abs(ratio - 1)
+    return (ratio, max(row.spread, reference.spread) >= gap)
 }
 
 /// "id@size" -> instructions per operation (from a --count run under callgrind), if given.
@@ -194,15 +215,18 @@ for size in sizes {
         threadCounts.filter { $0 == 1 || path.multiThread }.map { (path: path, threads: $0) }
     }
     var best = [Double](repeating: .infinity, count: pairs.count)
+    var samples = [[Double]](repeating: [], count: pairs.count)
     for round in 1...max(1, rounds) {
         for (index, pair) in pairs.enumerated() {
             if round == 1 { warmUp(pair.path) }
-            best[index] = min(best[index], nanosecondsPerOperation(pair.path, threads: pair.threads))
+            let sample = nanosecondsPerOperation(pair.path, threads: pair.threads)
+            samples[index].append(sample)
+            best[index] = min(best[index], sample)
             if round == max(1, rounds) {
                 let elapsed = Double(monotonicNanoseconds() - started) / 1e9
                 log(
                     cFormat("  [%3d/%3d %5.0fs] ", index + 1, pairs.count, elapsed) + pad(pair.path.label, 58, left: true)
-                        + cFormat(" %d thr %10.1f ns/op", pair.threads, best[index]))
+                        + cFormat(" %d thr %10.1f ns/op, spread %4.1f%%", pair.threads, best[index], spread(of: samples[index]) * 100))
             }
         }
         if round < max(1, rounds) {
@@ -214,15 +238,29 @@ for size in sizes {
         rows.append(
             Row(
                 id: pair.path.id, label: pair.path.label, group: pair.path.group, size: size, threads: pair.threads,
-                nanoseconds: best[index], instructions: instructionCounts["\(pair.path.id)@\(size)"]))
+                nanoseconds: best[index], spread: spread(of: samples[index]),
+                instructions: instructionCounts["\(pair.path.id)@\(size)"]))
     }
 }
 
 // MARK: output
 
 @MainActor
+func lookupRow(_ id: String, _ size: Int, _ threads: Int) -> Row? {
+    rows.first { $0.id == id && $0.size == size && $0.threads == threads }
+}
+
+@MainActor
 func lookup(_ id: String, _ size: Int, _ threads: Int) -> Double? {
-    rows.first { $0.id == id && $0.size == size && $0.threads == threads }?.nanoseconds
+    lookupRow(id, size, threads)?.nanoseconds
+}
+
+/// A ratio for the table: "~" before it when it is within the rows' spread.
+@MainActor
+func ratioText(_ row: Row, _ referenceID: String, _ decimals: Int) -> String {
+    if row.id == referenceID { return fmt(1, decimals) }
+    guard let (ratio, isNoise) = ratioBeyondNoise(row, lookupRow(referenceID, row.size, row.threads)) else { return "-" }
+    return (isNoise ? "~" : "") + fmt(ratio, decimals)
 }
 
 @MainActor
@@ -245,23 +283,23 @@ print("")
 print("WeaveDI benchmark: ns per operation per thread, best of \(rounds) rounds; ops/s is the total over threads.")
 print("x floor, x Swinject (container scope, .synchronize()) and x swift-dependencies (@Dependency read) compare with")
 print("that peer at the same table size and thread count (<1 = faster than it). instr/op: callgrind, 1 thread.")
+print("spread: the median round's distance from the best. A ratio marked ~ is within the spread of one of its two")
+print("rows (the larger spread is at least the ratio's distance from 1): noise, not a result; rerun before quoting it.")
 for size in sizes {
     print("")
     print("table size \(size)")
     print(
-        pad("path", 56, left: true) + pad("thr", 4) + pad("ns/op", 10) + pad("Mops/s", 9) + pad("instr/op", 10)
-            + pad("x floor", 9) + pad("x Swinj", 9) + pad("x s-dep", 9))
+        pad("path", 56, left: true) + pad("thr", 4) + pad("ns/op", 10) + pad("spread", 8) + pad("Mops/s", 9)
+            + pad("instr/op", 10) + pad("x floor", 9) + pad("x Swinj", 9) + pad("x s-dep", 9))
     for row in rows where row.size == size {
-        let floor = lookup(floorReference, size, row.threads)
-        let swinject = lookup(swinjectReference, size, row.threads)
-        let dependencies = lookup(dependenciesReference, size, row.threads)
         let mops = 1e3 / row.nanoseconds * Double(row.threads)
         print(
             pad(String(row.label.prefix(55)), 56, left: true) + pad("\(row.threads)", 4)
-                + pad(fmt(row.nanoseconds), 10) + pad(fmt(mops, 2), 9) + pad(fmt(row.instructions, 0), 10)
-                + pad(fmt(floor.map { row.nanoseconds / $0 }), 9)
-                + pad(fmt(swinject.map { row.nanoseconds / $0 }, 2), 9)
-                + pad(fmt(dependencies.map { row.nanoseconds / $0 }, 2), 9))
+                + pad(fmt(row.nanoseconds), 10) + pad(fmt(row.spread * 100) + "%", 8) + pad(fmt(mops, 2), 9)
+                + pad(fmt(row.instructions, 0), 10)
+                + pad(ratioText(row, floorReference, 1), 9)
+                + pad(ratioText(row, swinjectReference, 2), 9)
+                + pad(ratioText(row, dependenciesReference, 2), 9))
     }
 }
 
@@ -270,13 +308,18 @@ print("")
 print("@Inject vs @Injected (upstream docs: ~0.001 ms vs ~0.0001 ms per access, i.e. 10x):")
 for size in sizes {
     for threads in threadCounts {
-        guard let inject = lookup("inject", size, threads), let injected = lookup("injected.keypath", size, threads) else { continue }
+        guard let injectRow = lookupRow("inject", size, threads), let injectedRow = lookupRow("injected.keypath", size, threads),
+            let (_, isNoise) = ratioBeyondNoise(injectRow, injectedRow)
+        else { continue }
+        let inject = injectRow.nanoseconds
+        let injected = injectedRow.nanoseconds
         let injectSwift = lookup("inject.swift", size, threads)
         print(
             cFormat(
                 "  size %6d, %d thr: @Inject %.1f ns (%.6f ms), @Injected(\\.key) %.1f ns (%.6f ms): ratio %.2fx",
                 size, threads, inject, inject / 1e6, injected, injected / 1e6, inject / injected)
-                + " (vs Swift-baseline @Inject \(injectSwift.map { cFormat("%.2f", $0 / injected) } ?? "-")x)")
+                + " (vs Swift-baseline @Inject \(injectSwift.map { cFormat("%.2f", $0 / injected) } ?? "-")x)"
+                + (isNoise ? " [within the rounds' spread: noise]" : ""))
     }
 }
 
@@ -304,11 +347,13 @@ if let jsonPath {
         var fields = [
             "\"id\": \(jsonString(row.id))", "\"label\": \(jsonString(row.label))", "\"group\": \(jsonString(row.group))",
             "\"table_size\": \(row.size)", "\"threads\": \(row.threads)",
-            "\"ns_per_op\": \(fmt(row.nanoseconds, 3))",
+            "\"ns_per_op\": \(fmt(row.nanoseconds, 3))", "\"spread\": \(fmt(row.spread, 4))",
             "\"ops_per_s\": \(fmt(1e9 / row.nanoseconds * Double(row.threads), 0))",
         ]
         fields.append("\"instructions_per_op\": \(row.instructions.map { fmt($0, 1) } ?? "null")")
         fields.append("\"x_floor\": \(floor.map { fmt(row.nanoseconds / $0, 3) } ?? "null")")
+        let floorNoise = ratioBeyondNoise(row, lookupRow(floorReference, row.size, row.threads))?.isNoise
+        fields.append("\"x_floor_is_noise\": \(floorNoise.map { $0 ? "true" : "false" } ?? "null")")
         fields.append("\"x_swinject_container_sync\": \(swinject.map { fmt(row.nanoseconds / $0, 3) } ?? "null")")
         fields.append("\"x_dependencies_read\": \(dependencies.map { fmt(row.nanoseconds / $0, 3) } ?? "null")")
         lines.append("    {" + fields.joined(separator: ", ") + "}")

@@ -198,6 +198,9 @@ check epoch_drain real safety pass
 check epoch_drain real liveness pass
 check epoch_drain MUTANT_ONE_BARRIER safety 'assertion violated \(ran==2\)' -DMUTANT_ONE_BARRIER
 check epoch_drain MUTANT_DISPATCH_NEW safety 'assertion violated +!\(freed\[o\]\)' -DMUTANT_DISPATCH_NEW
+check first_read real safety pass
+check first_read MUTANT_LOSER_KEEPS_OWN safety 'assertion violated \(answer\[i\]==cell\)' -DMUTANT_LOSER_KEEPS_OWN
+check first_read MUTANT_RELEASE_WINNER safety 'assertion violated alive\[seen\]' -DMUTANT_RELEASE_WINNER
 
 if [ "$failed" -ne 0 ]; then
     echo "model-check: $failed of $runs runs failed" >&2

@@ -13,7 +13,8 @@ import Synchronization
 /// box, and a loser's box is released. So all reads of one property answer
 /// one value even when two threads read it first at once, and a read never
 /// waits for another thread's resolve (a resolve that reads the same
-/// property again, through a factory, cannot deadlock on it).
+/// property again, through a factory, cannot deadlock on it). Modelled in
+/// IntegrationTests/Models/first_read.pml; forced in LazyInjectedTests.
 ///
 /// Orderings (C11 terms): the winning exchange is a release, so a box's
 /// initialised contents happen before any acquiring load that finds it;

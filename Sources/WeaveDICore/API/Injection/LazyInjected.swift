@@ -75,9 +75,3 @@ public struct LazyInjected<Value: Sendable>: @unchecked Sendable {
         return Unmanaged<FirstRead<Value>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
     }
 }
-
-/// What `$property` of a `@LazyInjected` or `@WeakLazyInjected` property says.
-public struct LazyInjectionState: Sendable, Equatable {
-    /// True once the property's first access has read its dependency.
-    public let isResolved: Bool
-}

@@ -270,9 +270,9 @@ swift_stress() { # swift_stress ASan|TSan SCRATCH TRAITS ENV... : swift test --f
         name="$name ($traits)"
         via=" --traits $traits"
     fi
-    step "Swift $name stress: swift test --sanitize=$sanitizer$via --filter Stress, BuildWindowTests, OverlayBuildIsolationTests, AsyncServiceTests, AsyncBuildWindowTests, ShutdownTests, UpstreamStatisticsTests, FactoryStorageTests, InjectedKeyByTypeTests, KeyPathSlotTests, AsyncStartHungFactoryTests, NotedRegistriesTests, LazyInjectedTests"
+    step "Swift $name stress: swift test --sanitize=$sanitizer$via --filter Stress, BuildWindowTests, OverlayBuildIsolationTests, AsyncServiceTests, AsyncBuildWindowTests, ShutdownTests, UpstreamStatisticsTests, FactoryStorageTests, InjectedKeyByTypeTests, KeyPathSlotTests, AsyncStartHungFactoryTests, NotedRegistriesTests, LazyInjectedTests, NamedRegistrationTests"
     mkdir -p "$scratch"
-    env "$@" swift test --sanitize="$sanitizer" ${options[@]+"${options[@]}"} --scratch-path "$scratch" --filter "Stress|BuildWindowTests|OverlayBuildIsolationTests|AsyncServiceTests|AsyncBuildWindowTests|ShutdownTests|UpstreamStatisticsTests|FactoryStorageTests|InjectedKeyByTypeTests|KeyPathSlotTests|AsyncStartHungFactoryTests|NotedRegistriesTests|LazyInjectedTests" 2>&1 |
+    env "$@" swift test --sanitize="$sanitizer" ${options[@]+"${options[@]}"} --scratch-path "$scratch" --filter "Stress|BuildWindowTests|OverlayBuildIsolationTests|AsyncServiceTests|AsyncBuildWindowTests|ShutdownTests|UpstreamStatisticsTests|FactoryStorageTests|InjectedKeyByTypeTests|KeyPathSlotTests|AsyncStartHungFactoryTests|NotedRegistriesTests|LazyInjectedTests|NamedRegistrationTests" 2>&1 |
         tee "$scratch/sanitize-swift.log" | sed 's/^/    | /' || status=$?
     if grep -Eq "$REPORT" "$scratch/sanitize-swift.log"; then fail "Swift $name stress: sanitizer report (see $scratch/sanitize-swift.log)"
     elif [ "$status" -ne 0 ]; then fail "Swift $name stress: exit status $status"
@@ -362,6 +362,12 @@ swift_mutants() {
     swift_mutant lazy-loser-keeps-own Sources/WeaveDICore/Resolution/FirstReadCell.swift \
         's/if exchanged \{/if exchanged || true {/' \
         LazyInjectedTests.testTwoFirstAccessesAtOnceKeepOneValue "a first read that loses the exchange answers its own value"
+    # A name's first uses that both missed the lock-free lookup: without the
+    # recheck under the lock each makes a key, splitting one name's
+    # registrations in two (the forced window of NamedRegistrationTests).
+    swift_mutant name-no-recheck Sources/WeaveDICore/Registry/RegistrationName.swift \
+        's/if let known = find\(type, name\) \{ return known \}//' \
+        NamedRegistrationTests.testTwoFirstUsesOfANameAtOnceMakeOneKey "a name added without rechecking under the lock"
 }
 
 if [ "$RUN_C" -eq 1 ]; then c_stress; fi

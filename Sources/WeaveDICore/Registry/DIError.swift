@@ -92,6 +92,26 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
         return .dependencyNotFound(type: typeName(type))
     }
 
+    /// A miss of a named registration. The payload reads as the message
+    /// does, `Database named "replica" (registered: "primary")`, so code that
+    /// prints or matches the payload sees the name; `namedMiss` reads it back.
+    static func missing<T>(_ type: T.Type, named name: String, registered: [String]) -> DIError {
+        DILog.miss(type)
+        let names = registered.isEmpty ? "none" : registered.map { "\"\($0)\"" }.joined(separator: ", ")
+        return .dependencyNotFound(type: "\(typeName(type))\(namedMissMarker)\"\(name)\" (registered: \(names))")
+    }
+
+    /// What separates the type's short name from the rest in a named miss's
+    /// payload: a type's name never holds it.
+    private static let namedMissMarker = " named "
+
+    /// The short type name and the rest (the name and the names registered)
+    /// of a named miss's payload, or nil for a type's miss.
+    private static func namedMiss(_ payload: String) -> (type: String, rest: String)? {
+        guard let marker = payload.firstOccurrence(of: namedMissMarker + "\"") else { return nil }
+        return (String(payload[..<marker.lowerBound]), String(payload[marker.lowerBound...]))
+    }
+
     /// What a miss records however it is reported: the log line, and the
     /// miss for a `validate()` run on this thread.
     @usableFromInline @inline(never)
@@ -104,6 +124,10 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
     public var description: String {
         switch self {
         case .dependencyNotFound(let short):
+            if let named = DIError.namedMiss(short) {
+                return "WeaveDI: no registration of '\(TypeNames.qualified(named.type))'\(named.rest). "
+                    + "Register it first, e.g. UnifiedDI.register(\(named.type).self, name: ...) { ... }"
+            }
             let type = TypeNames.qualified(short)
             let close = MissSuggestions.suggestions(forName: short)
             return "WeaveDI: no registration for '\(type)'. "

@@ -104,6 +104,13 @@ package final class Registry: @unchecked Sendable {
         return true
     }
 
+    /// Whether this registry or a parent has `key`; for diagnostics.
+    func reaches(_ key: TypeKey) -> Bool {
+        guard let raw = weave_registry_get(handle, key) else { return false }
+        Unmanaged<AnyRegistryEntry>.fromOpaque(raw).release()
+        return true
+    }
+
     /// This registry's entries (not its parents').
     package var entries: [AnyRegistryEntry] {
         keyedEntries.map(\.entry)

@@ -15,7 +15,9 @@ protocol InjectionSlotHandle: AnyObject {
 enum SlotKind: UInt, CaseIterable {
     /// `@Injected(\.key)`: a key path object.
     case keyPath = 0
-    /// `@Injected(Key.self)`: an `InjectedKey` type.
+    /// `@Injected(Key.self)`: an `InjectedKey` type; and `@Injected(name:)`:
+    /// a `RegistrationName` object (a heap object of ours, so its address is
+    /// never a key type's metadata).
     case injectedKey = 1
     /// A type: `@Injected var x: T` (optionals unwrapped, key defaults found
     /// by type) and `UnifiedDI.resolve(T.self)` share it; its boxes say
@@ -81,6 +83,20 @@ package enum InjectionSlots {
             return Unmanaged.fromOpaque(owner)
         }
         return makeTypeSlot(Value.self, identity: identity)
+    }
+
+    /// The slot of `@Injected(name:) var x: Value`: the registration of
+    /// `Value` (of the wrapped type for an optional) under `name`. Never
+    /// cached: each read is the named resolve.
+    static func slot<Value>(forType type: Value.Type, named name: String) -> Unmanaged<InjectionSlot<Value>> {
+        let optional = Value.self as? any OptionalResolvable.Type
+        let resolved = ObjectIdentifier(optional?.wrappedType ?? Value.self)
+        let key = RegistrationName.key(resolved, name)
+        let identity = key | SlotKind.injectedKey.rawValue
+        if let owner = weave_slot_find(identity) {
+            return Unmanaged.fromOpaque(owner)
+        }
+        return makeSlot(identity: identity, uncached: { readNamed(Value.self, key: key, name: name, resolved: resolved) })
     }
 
     /// The C slot of type `T`, which `UnifiedDI.resolve` reads through
@@ -238,6 +254,14 @@ extension InjectionSlots {
         fatalError(missingMessage(Value.self))
     }
 
+    /// Why `@Injected(name:) var x: Value` found nothing, and what to do.
+    static func namedMissingMessage<Value>(_ type: Value.Type, name: String, registered: [String]) -> String {
+        "@Injected(name: \"\(name)\"): no '\(qualifiedTypeName(Value.self))' registered under that name (registered: "
+            + (registered.isEmpty ? "none" : registered.map { "\"\($0)\"" }.joined(separator: ", "))
+            + "). Register it (UnifiedDI.register(\(typeName(Value.self)).self, name: \"\(name)\") { ... }) "
+            + "or declare it optional."
+    }
+
     /// Why `@Injected var x: Value` found nothing, and what to do.
     static func missingMessage<Value>(_ type: Value.Type) -> String {
         let keys = InjectedKeyCatalog.keys(providing: Value.self)
@@ -251,4 +275,35 @@ extension InjectionSlots {
             + "is that type. Register it (UnifiedDI.register(\(typeName(Value.self)).self) "
             + "{ ... }), declare it optional, or use @Injected(\\.key)."
     }
+}
+
+/// `@Injected(name:) var x: T` and `T?`: the registration under the name,
+/// or a stop naming the names registered (nil for an optional, the failure
+/// logged).
+func readNamed<Value>(_ type: Value.Type, key: TypeKey, name: String, resolved: ObjectIdentifier) -> Value {
+    do throws(DIError) {
+        if let optional = Value.self as? any OptionalResolvable.Type {
+            let wrapped: any OptionalResolvable = try optional.resolveWrapped(key: key)
+            return wrapped as! Value
+        }
+        var cacheable = false
+        if let value = try Resolver.resolve(Value.self, key: key, in: nil, cacheable: &cacheable) {
+            return value
+        }
+    } catch {
+        if Value.self is any OptionalResolvable.Type {
+            DILog.failure(error)
+            return (Optional<Any>.none as Any) as! Value
+        }
+        InjectionSlots.stopReading(Value.self, error)
+    }
+    let overlay = ContainerOverlays.noneActive ? nil : ContainerOverlays.currentRegistry()
+    let registered = RegistrationName.all(of: resolved).filter { named in
+        guard let raw = overlay.map({ weave_registry_get($0.handle, named.key) }) ?? weave_live_get(named.key) else {
+            return false
+        }
+        Unmanaged<AnyRegistryEntry>.fromOpaque(raw).release()
+        return true
+    }
+    fatalError(InjectionSlots.namedMissingMessage(Value.self, name: name, registered: registered.map(\.name).sorted()))
 }

@@ -74,6 +74,9 @@ func readByType<Value>(_ type: Value.Type, record: ReadRecord?) -> Value {
 @usableFromInline
 protocol OptionalResolvable {
     static func resolveWrapped(record: ReadRecord?) throws(DIError) -> Self
+    /// The wrapped type's registration under `key` (a named one) in the
+    /// live container or the task's overlay, as `.some`, or nil.
+    static func resolveWrapped(key: TypeKey) throws(DIError) -> Self
     static var wrappedType: Any.Type { get }
     /// Builds the wrapped type from its lazy registration, nil (logged) when
     /// that fails, as `readByType` does for an optional property.
@@ -92,6 +95,12 @@ extension Optional: OptionalResolvable {
     @usableFromInline
     static func resolveWrapped(record: ReadRecord?) throws(DIError) -> Self {
         try TypeResolution.resolve(Wrapped.self, record: record)
+    }
+
+    @usableFromInline
+    static func resolveWrapped(key: TypeKey) throws(DIError) -> Self {
+        var cacheable = false
+        return try Resolver.resolve(Wrapped.self, key: key, in: nil, cacheable: &cacheable)
     }
 
     @usableFromInline static var wrappedType: Any.Type { Wrapped.self }

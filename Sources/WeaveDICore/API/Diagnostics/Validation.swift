@@ -497,7 +497,7 @@ extension DIContainer {
         for (key, entry) in sources {
             let clone = copy(entry)
             throwaway.registry.set(clone, forKey: key)
-            body((typeName(entry.type), entry.scope, clone), entry)
+            body((RegistrationName.label(key, type: entry.type), entry.scope, clone), entry)
         }
     }
 }

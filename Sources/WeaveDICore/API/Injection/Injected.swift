@@ -89,6 +89,20 @@ public struct Injected<Value: Sendable>: @unchecked Sendable {
         self.slot = InjectionSlots.slot(forType: Value.self)
     }
 
+    /// Reads the registration of the property's type under `name`
+    /// (see ``DIContainer/register(_:name:scope:factory:)-(T.Type,_,_,_)``):
+    /// `@Injected(name: "replica") var db: Database` stops with a message
+    /// naming the registered names when there is none; `Database?` is nil.
+    ///
+    /// ```swift
+    /// @Injected(name: "replica") var replica: any Database
+    /// ```
+    ///
+    /// - Parameter name: The registration's name.
+    public init(name: String) {
+        self.slot = InjectionSlots.slot(forType: Value.self, named: name)
+    }
+
     /// The dependency, read now (from the cache when it may be).
     public var wrappedValue: Value {
         @inlinable get { slot._withUnsafeGuaranteedRef { $0.value() } }

@@ -48,7 +48,7 @@ extension DIContainer {
     }
 
     /// Lazy named registration with a lifetime, as
-    /// ``register(_:scope:factory:)-(T.Type,_,_)`` for an unnamed one.
+    /// `register(_:scope:factory:)` for an unnamed one.
     ///
     /// ```swift
     /// container.register(Database.self, name: "replica", scope: .singleton) { ReplicaDatabase() }

@@ -24,7 +24,7 @@ extension UnifiedDI {
     }
 
     /// Lazy named registration with a lifetime; see
-    /// ``DIContainer/register(_:name:scope:factory:)-(T.Type,_,_,_)``.
+    /// `DIContainer.register(_:name:scope:factory:)`.
     ///
     /// ```swift
     /// UnifiedDI.register(Database.self, name: "replica", scope: .singleton) { ReplicaDatabase() }
@@ -42,7 +42,7 @@ extension UnifiedDI {
     }
 
     /// Lazy named registration of a factory that can fail; see
-    /// ``DIContainer/register(_:name:scope:factory:)-(T.Type,_,_,_)``.
+    /// `DIContainer.register(_:name:scope:factory:)`.
     ///
     /// ```swift
     /// UnifiedDI.register(Credentials.self, name: "billing", scope: .singleton) {
@@ -62,7 +62,7 @@ extension UnifiedDI {
     }
 
     /// Lazy named registration of an async factory that can fail; see
-    /// ``DIContainer/register(_:name:scope:factory:)-(T.Type,_,_,_)``.
+    /// `DIContainer.register(_:name:scope:factory:)`.
     ///
     /// ```swift
     /// UnifiedDI.register(ConnectionPool.self, name: "replica", scope: .singleton) {

@@ -90,7 +90,7 @@ public struct Injected<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Reads the registration of the property's type under `name`
-    /// (see ``DIContainer/register(_:name:scope:factory:)-(T.Type,_,_,_)``):
+    /// (see `DIContainer.register(_:name:scope:factory:)`):
     /// `@Injected(name: "replica") var db: Database` stops with a message
     /// naming the registered names when there is none; `Database?` is nil.
     ///

@@ -28,6 +28,11 @@ private final class ReplicaReader: @unchecked Sendable {
 
 private final class NeverNamed: Sendable {}
 
+private final class FreshReader: @unchecked Sendable {
+    @Injected(name: "fresh") var fresh: NamedCounter
+    @Injected(name: "fresh") var maybeFresh: NamedCounter?
+}
+
 private final class ClosingPool: AsyncShutdown {
     let role: String
     let closed: Locked<[String]>
@@ -157,6 +162,73 @@ final class NamedRegistrationTests: XCTestCase {
         XCTAssertEqual(reader.analytics?.role, "analytics")
         UnifiedDI.register((any NamedDatabase).self, name: "replica") { RoleDatabase(role: "replica 2") }
         XCTAssertEqual(reader.replica.role, "replica 2")
+    }
+
+    func testInjectedByNameReadsTheOverlayInsideIt() {
+        UnifiedDI.register((any NamedDatabase).self, name: "replica") { RoleDatabase(role: "live") }
+        let reader = ReplicaReader()
+        XCTAssertEqual(reader.replica.role, "live")
+        XCTAssertEqual(reader.replica.role, "live")  // the cached read
+        withContainerOverlay {
+            UnifiedDI.register((any NamedDatabase).self, name: "replica") { RoleDatabase(role: "overlay") }
+            XCTAssertEqual(reader.replica.role, "overlay")
+            XCTAssertNil(reader.analytics)
+        }
+        XCTAssertEqual(reader.replica.role, "live")
+    }
+
+    func testInjectedByNameOfATransientBuildsOnEveryRead() {
+        UnifiedDI.register(NamedCounter.self, name: "fresh", scope: .transient) { NamedCounter(serial: 0) }
+        let reader = FreshReader()
+        XCTAssertFalse(reader.fresh === reader.fresh)
+    }
+
+    /// `T` and `T?` properties of one name: two slots of different value
+    /// types, each reading the one registration.
+    func testATypeAndItsOptionalOfOneNameReadTheSameRegistration() {
+        UnifiedDI.register(NamedCounter.self, name: "fresh", scope: .singleton) { NamedCounter(serial: 5) }
+        let reader = FreshReader()
+        XCTAssertEqual(reader.fresh.serial, 5)
+        XCTAssertEqual(reader.maybeFresh?.serial, 5)
+        XCTAssertTrue(reader.fresh === reader.maybeFresh)
+        UnifiedDI.release(NamedCounter.self, name: "fresh")
+        XCTAssertNil(reader.maybeFresh)
+    }
+
+    /// `UnifiedDI.resolve(_:name:)` and `@Injected(name:)` read one slot:
+    /// whichever fills it, the other reads the same registration, and a
+    /// registration, release or overlay since is seen by both.
+    func testNamedResolveAndInjectedShareTheSlotAndSeeChanges() {
+        UnifiedDI.register(NamedCounter.self, name: "fresh", scope: .singleton) { NamedCounter(serial: 1) }
+        let reader = FreshReader()
+        let viaProperty = reader.fresh
+        XCTAssertTrue(UnifiedDI.resolve(NamedCounter.self, name: "fresh") === viaProperty)
+        XCTAssertTrue(UnifiedDI.resolve(NamedCounter.self, name: "fresh") === viaProperty)
+
+        UnifiedDI.register(NamedCounter.self, name: "fresh", scope: .singleton) { NamedCounter(serial: 2) }
+        XCTAssertEqual(UnifiedDI.resolve(NamedCounter.self, name: "fresh")?.serial, 2)
+        XCTAssertEqual(reader.fresh.serial, 2)
+        XCTAssertTrue(reader.maybeFresh === reader.fresh)
+        XCTAssertTrue(UnifiedDI.resolve(NamedCounter?.self, name: "fresh") == nil)
+
+        withContainerOverlay {
+            UnifiedDI.register(NamedCounter.self, name: "fresh") { NamedCounter(serial: 3) }
+            XCTAssertEqual(UnifiedDI.resolve(NamedCounter.self, name: "fresh")?.serial, 3)
+        }
+        XCTAssertEqual(UnifiedDI.resolve(NamedCounter.self, name: "fresh")?.serial, 2)
+
+        UnifiedDI.release(NamedCounter.self, name: "fresh")
+        XCTAssertNil(UnifiedDI.resolve(NamedCounter.self, name: "fresh"))
+        XCTAssertNil(reader.maybeFresh)
+    }
+
+    func testNamedResolveWithOptimizationOffReadsTheTable() {
+        UnifiedDI.register(NamedCounter.self, name: "plain") { NamedCounter(serial: 4) }
+        UnifiedRegistry.shared.disableOptimization()
+        defer { UnifiedRegistry.shared.enableOptimization() }
+        XCTAssertEqual(UnifiedDI.resolve(NamedCounter.self, name: "plain")?.serial, 4)
+        UnifiedDI.release(NamedCounter.self, name: "plain")
+        XCTAssertNil(UnifiedDI.resolve(NamedCounter.self, name: "plain"))
     }
 
     func testInjectedByNameMessageNamesTheRegisteredNames() {

@@ -13,6 +13,7 @@ import Synchronization
 /// type's key (a type's metadata is not a heap object of ours). So named
 /// and unnamed registrations of one type, and two names of one type, never
 /// share a key by construction.
+@usableFromInline
 package final class RegistrationName: Sendable {
     package let type: ObjectIdentifier
     package let name: String
@@ -59,8 +60,14 @@ package final class RegistrationName: Sendable {
 
     /// The key of `name` for `T` if any registration ever used it: a
     /// resolve of a name never registered makes nothing.
+    @inlinable @inline(__always)
     package static func existingKey<T>(_ type: T.Type, _ name: String) -> TypeKey? {
-        find(ObjectIdentifier(T.self), name)?.key
+        existingKey(ObjectIdentifier(T.self), name)
+    }
+
+    @usableFromInline
+    package static func existingKey(_ type: ObjectIdentifier, _ name: String) -> TypeKey? {
+        findKey(type, name)
     }
 
     /// Ordering, in C11 terms: `add` initialises a node with plain stores,
@@ -73,11 +80,16 @@ package final class RegistrationName: Sendable {
     /// transitive). A reader that loads an older head misses only the newest
     /// names, and `add` rechecks under the lock.
     private static func find(_ type: ObjectIdentifier, _ name: String) -> RegistrationName? {
+        findKey(type, name).map { Unmanaged<RegistrationName>.fromOpaque(UnsafeRawPointer(bitPattern: $0)!).takeUnretainedValue() }
+    }
+
+    /// The key alone: the walk retains no node.
+    private static func findKey(_ type: ObjectIdentifier, _ name: String) -> TypeKey? {
         var bits = bucket(of: type).head.load(ordering: .acquiring)
         while let raw = UnsafeRawPointer(bitPattern: bits) {
             let node = Unmanaged<RegistrationName>.fromOpaque(raw)
             let matches = node._withUnsafeGuaranteedRef { $0.type == type && $0.name == name }
-            if matches { return node.takeUnretainedValue() }
+            if matches { return bits }
             bits = node._withUnsafeGuaranteedRef { $0.next }
         }
         return nil

@@ -86,17 +86,26 @@ package enum InjectionSlots {
     }
 
     /// The slot of `@Injected(name:) var x: Value`: the registration of
-    /// `Value` (of the wrapped type for an optional) under `name`. Never
-    /// cached: each read is the named resolve.
+    /// `Value` (of the wrapped type for an optional) under `name`. Cached as
+    /// a type slot is: outside every scope and overlay, until the next
+    /// registration or release anywhere, a read is the slot's cached load.
     static func slot<Value>(forType type: Value.Type, named name: String) -> Unmanaged<InjectionSlot<Value>> {
         let optional = Value.self as? any OptionalResolvable.Type
         let resolved = ObjectIdentifier(optional?.wrappedType ?? Value.self)
         let key = RegistrationName.key(resolved, name)
-        let identity = key | SlotKind.injectedKey.rawValue
+        // The slot is `Value`'s (a `T` and a `T?` property of one name read
+        // through slots of different value types): its identity is the name
+        // made for `Value` itself, the registry key the one for `T`.
+        let identity = RegistrationName.key(ObjectIdentifier(Value.self), name) | SlotKind.injectedKey.rawValue
         if let owner = weave_slot_find(identity) {
             return Unmanaged.fromOpaque(owner)
         }
-        return makeSlot(identity: identity, uncached: { readNamed(Value.self, key: key, name: name, resolved: resolved) })
+        let isOptional = optional != nil
+        return state.withLock { state in
+            findOrMake(identity: identity, in: &state) { record in
+                readNamed(Value.self, key: key, name: name, resolved: resolved, optional: isOptional, record: record)
+            }
+        }
     }
 
     /// The C slot of type `T`, which `UnifiedDI.resolve` reads through
@@ -104,6 +113,16 @@ package enum InjectionSlots {
     @inlinable @inline(__always)
     static func typeSlotHandle<T>(for type: T.Type) -> OpaquePointer {
         let identity = identity(ObjectIdentifier(T.self), .valueType)
+        if let handle = weave_slot_find_slot(identity) {
+            return handle
+        }
+        return makeTypeSlotHandle(identity: identity)
+    }
+
+    /// The C slot of `identity`, made without a Swift owner if nothing made
+    /// it yet (as `typeSlotHandle`); for a named resolve.
+    @inlinable @inline(__always)
+    static func slotHandle(identity: UInt) -> OpaquePointer {
         if let handle = weave_slot_find_slot(identity) {
             return handle
         }
@@ -279,19 +298,35 @@ extension InjectionSlots {
 
 /// `@Injected(name:) var x: T` and `T?`: the registration under the name,
 /// or a stop naming the names registered (nil for an optional, the failure
-/// logged).
-func readNamed<Value>(_ type: Value.Type, key: TypeKey, name: String, resolved: ObjectIdentifier) -> Value {
+/// logged). With a record (a refresh of the slot's cache, made outside every
+/// overlay) it reads the live container and says whether the value may be
+/// kept.
+func readNamed<Value>(
+    _ type: Value.Type, key: TypeKey, name: String, resolved: ObjectIdentifier, optional: Bool, record: ReadRecord?
+) -> Value {
     do throws(DIError) {
-        if let optional = Value.self as? any OptionalResolvable.Type {
-            let wrapped: any OptionalResolvable = try optional.resolveWrapped(key: key)
+        if optional {
+            let wrapped: any OptionalResolvable = try (Value.self as! any OptionalResolvable.Type).resolveWrapped(
+                key: key, record: record)
             return wrapped as! Value
         }
         var cacheable = false
-        if let value = try Resolver.resolve(Value.self, key: key, in: nil, cacheable: &cacheable) {
+        let value: Value?
+        if let record {
+            value = try Resolver.resolve(Value.self, key: key, from: nil, cacheable: &cacheable)
+            record.note(cacheable: cacheable && value != nil)
+            // The registration of `Value` itself answered: the box answers
+            // `UnifiedDI.resolve(_:name:)` too, which reads this slot.
+            record.registeredType = ObjectIdentifier(Value.self)
+        } else {
+            value = try Resolver.resolve(Value.self, key: key, in: nil, cacheable: &cacheable)
+        }
+        if let value {
             return value
         }
     } catch {
-        if Value.self is any OptionalResolvable.Type {
+        record?.cacheable = false
+        if optional {
             DILog.failure(error)
             return (Optional<Any>.none as Any) as! Value
         }

@@ -58,6 +58,26 @@ package enum Resolver {
         return try resolveLiveUncached(type, notingMiss: notingMiss)
     }
 
+    /// A named read of the live container (`UnifiedDI.resolve(_:name:)`):
+    /// as `resolveLive`, through the slot of `key`'s name, the one
+    /// `@Injected(name:) var x: T` reads through (both fill it only from
+    /// the registration under `key`).
+    @inlinable @inline(__always)
+    package static func resolveLive<T>(_ type: T.Type, named key: TypeKey) throws(DIError) -> T? {
+        if SlotCache.usable {
+            let slot = InjectionSlots.slotHandle(identity: key | SlotKind.injectedKey.rawValue)
+            if let raw = SlotCache.peek(slot, for: .resolve) {
+                if SlotCache.holdsEntry(raw) {
+                    return try SlotCache.buildOutlined(keptIn: raw, as: T.self, for: .resolve)
+                }
+                return SlotCache.value(in: raw, as: T.self, for: .resolve)
+            }
+            return try resolveLive(type, key: key, filling: slot, notingMiss: false)
+        }
+        var cacheable = false
+        return try resolve(type, key: key, in: nil, cacheable: &cacheable)
+    }
+
     /// A read inside a scope, or with optimization off.
     @inlinable
     static func resolveLiveUncached<T>(_ type: T.Type, notingMiss: Bool) throws(DIError) -> T? {
@@ -74,12 +94,20 @@ package enum Resolver {
     /// registry to read.
     @inlinable @inline(never)
     static func resolveLive<T>(_ type: T.Type, filling slot: OpaquePointer, notingMiss: Bool) throws(DIError) -> T? {
+        try resolveLive(type, key: typeKey(type), filling: slot, notingMiss: notingMiss)
+    }
+
+    /// The same for the registration under `key` (`T`'s own, or a name's).
+    @inlinable @inline(__always)
+    static func resolveLive<T>(
+        _ type: T.Type, key: TypeKey, filling slot: OpaquePointer, notingMiss: Bool
+    ) throws(DIError) -> T? {
         let generation = weave_generation()
         var cacheable = false
         var kept: LazyEntry?
         guard
             let value = try resolve(
-                type, key: typeKey(type), from: nil, keepingEntry: true, cacheable: &cacheable, kept: &kept)
+                type, key: key, from: nil, keepingEntry: true, cacheable: &cacheable, kept: &kept)
         else {
             if notingMiss {
                 DIError.noteMissing(type)

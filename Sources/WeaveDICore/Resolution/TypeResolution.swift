@@ -74,9 +74,11 @@ func readByType<Value>(_ type: Value.Type, record: ReadRecord?) -> Value {
 @usableFromInline
 protocol OptionalResolvable {
     static func resolveWrapped(record: ReadRecord?) throws(DIError) -> Self
-    /// The wrapped type's registration under `key` (a named one) in the
-    /// live container or the task's overlay, as `.some`, or nil.
-    static func resolveWrapped(key: TypeKey) throws(DIError) -> Self
+    /// The wrapped type's registration under `key` (a named one), as
+    /// `.some`, or nil: with a record, from the live container, noting
+    /// whether the value may be cached; without, from the task's overlay or
+    /// the live container.
+    static func resolveWrapped(key: TypeKey, record: ReadRecord?) throws(DIError) -> Self
     static var wrappedType: Any.Type { get }
     /// Builds the wrapped type from its lazy registration, nil (logged) when
     /// that fails, as `readByType` does for an optional property.
@@ -98,9 +100,14 @@ extension Optional: OptionalResolvable {
     }
 
     @usableFromInline
-    static func resolveWrapped(key: TypeKey) throws(DIError) -> Self {
+    static func resolveWrapped(key: TypeKey, record: ReadRecord?) throws(DIError) -> Self {
         var cacheable = false
-        return try Resolver.resolve(Wrapped.self, key: key, in: nil, cacheable: &cacheable)
+        guard let record else {
+            return try Resolver.resolve(Wrapped.self, key: key, in: nil, cacheable: &cacheable)
+        }
+        let value = try Resolver.resolve(Wrapped.self, key: key, from: nil, cacheable: &cacheable)
+        record.note(cacheable: cacheable && value != nil)
+        return value
     }
 
     @usableFromInline static var wrappedType: Any.Type { Wrapped.self }

@@ -156,6 +156,7 @@ extension DIContainer {
     ///   - type: The registered type.
     ///   - name: The registration's name.
     /// - Returns: The instance, or nil.
+    @inlinable
     public func resolve<T: Sendable>(_ type: T.Type, name: String) -> T? {
         guard let key = RegistrationName.existingKey(T.self, name) else { return nil }
         do throws(DIError) {

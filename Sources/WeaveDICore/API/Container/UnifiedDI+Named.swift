@@ -99,7 +99,8 @@ extension UnifiedDI {
 
     /// The instance registered for `type` under `name`, or nil (a failure
     /// other than a miss is logged). One lock-free walk of the names of
-    /// `type`'s bucket, then the same table read as an unnamed resolve.
+    /// `type`'s bucket, then the read an unnamed resolve makes: outside every
+    /// overlay and override scope, the cached value of the name's slot.
     ///
     /// ```swift
     /// guard let replica = UnifiedDI.resolve(Database.self, name: "replica") else { return }
@@ -109,11 +110,11 @@ extension UnifiedDI {
     ///   - type: The registered type.
     ///   - name: The registration's name.
     /// - Returns: The instance, or nil.
+    @inlinable
     public static func resolve<T: Sendable>(_ type: T.Type, name: String) -> T? {
         guard let key = RegistrationName.existingKey(T.self, name) else { return nil }
         do throws(DIError) {
-            var cacheable = false
-            return try Resolver.resolve(T.self, key: key, in: nil, cacheable: &cacheable)
+            return try Resolver.resolveLive(T.self, named: key)
         } catch {
             DILog.failure(error)
             return nil

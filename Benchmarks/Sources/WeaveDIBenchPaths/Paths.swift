@@ -63,6 +63,7 @@ public func prepareContainer(tableSize: Int) {
     UnifiedDI.releaseAll()
     UnifiedDI.register(BenchService.self) { BenchServiceImpl() }
     UnifiedDI.register(BenchServiceImpl.self) { BenchServiceImpl() }
+    UnifiedDI.register(BenchService.self, name: "replica") { BenchServiceImpl() }
     registerRequestServices()
     registerObjectRequestServices()
     registerAsyncServices()
@@ -120,6 +121,18 @@ public func weaveDIPaths(tableSize: Int) -> [BenchPath] {
                     }))
         }
     }
+    paths.append(
+        BenchPath(
+            id: "unifieddi.resolve.named", label: "UnifiedDI.resolve(S.self, name:)", group: "resolve",
+            run: { n in for _ in 0..<n { consume(UnifiedDI.resolve(BenchService.self, name: "replica")) } }))
+    paths.append(
+        BenchPath(
+            id: "container.resolve.named", label: "Container.live.resolve(S.self, name:)", group: "resolve",
+            run: { n in for _ in 0..<n { consume(live.resolve(BenchService.self, name: "replica")) } }))
+    paths.append(
+        BenchPath(
+            id: "injected.named", label: "@Injected(name:) var s: S", group: "wrappers",
+            run: { n in for _ in 0..<n { consume(consumers.byName) } }))
     paths.append(
         BenchPath(
             id: "safeinject", label: "@SafeInject var s: S?", group: "wrappers",

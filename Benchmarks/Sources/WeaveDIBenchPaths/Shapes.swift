@@ -73,6 +73,7 @@ public final class Consumers: @unchecked Sendable {
     @Factory public var factory: BenchServiceImpl
     @LazyInjected(\.benchService) public var lazyByKeyPath
     @LazyInjected public var lazyByType: BenchService
+    @Injected(name: "replica") public var byName: BenchService
 
     public init() {}
 }

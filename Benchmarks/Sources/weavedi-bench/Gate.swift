@@ -28,7 +28,8 @@ func gateMeasured(_ path: BenchPath, _ n: Int) {
 let gatedPaths: Set<String> = [
     "unifieddi.resolve", "unifieddi.resolve.swift", "container.resolve", "container.resolve.swift",
     "inject", "inject.swift", "safeinject", "injected.keypath", "injected.keytype", "injected.type",
-    "injected.optional", "injected.lazy", "injected.lazy.type", "factory", "withinjectedvalues.read", "withinjectedvalues.scope",
+    "injected.optional", "injected.lazy", "injected.lazy.type", "factory",
+    "unifieddi.resolve.named", "container.resolve.named", "injected.named", "withinjectedvalues.read", "withinjectedvalues.scope",
     "unifieddi.resolve.rotating", "unifieddi.resolve.rotating.swift",
     "register.replace", "register.lazy.new", "register.eager.new", "resolve.lazy.first",
     "handler.hand", "handler.inject", "handler.injected.keypath", "handler.injected.keytype",
@@ -60,6 +61,8 @@ let gateRatios: [(name: String, numerator: String, denominator: String)] = [
     ),
     ("@Injected(\\.key) / @Inject", "injected.keypath@10", "inject@10"),
     ("@LazyInjected(\\.key) after first access / @Injected(\\.key)", "injected.lazy@10", "injected.keypath@10"),
+    ("UnifiedDI.resolve(name:) / UnifiedDI.resolve", "unifieddi.resolve.named@10", "unifieddi.resolve@10"),
+    ("@Injected(name:) / @Injected var s: S", "injected.named@10", "injected.type@10"),
     ("UnifiedDI.resolve / floor", "unifieddi.resolve@10", "floor@0"),
     ("handler 3 @Injected(\\.key) / hand-built", "handler.injected.keypath@10", "handler.hand@10"),
     ("handler 3 @Injected(Key.self) / hand-built", "handler.injected.keytype@10", "handler.hand@10"),

@@ -89,6 +89,7 @@ final class SwinjectBox: @unchecked Sendable {
     init(scope: ObjectScope, synchronized: Bool, tableKeys: [any NestKey]) {
         container = Container()
         container.register(BenchService.self) { _ in BenchServiceImpl() }.inObjectScope(scope)
+        container.register(BenchService.self, name: "replica") { _ in BenchServiceImpl() }.inObjectScope(scope)
         let register = SwinjectRegister(container: container)
         for key in tableKeys { key.apply(register) }
         resolver = synchronized ? container.synchronize() : container
@@ -120,6 +121,17 @@ public func peerPaths(tableSize: Int) -> [BenchPath] {
                     run: { n in
                         let resolver = box.resolver
                         for _ in 0..<n { consume(resolver.resolve(BenchService.self)) }
+                    }))
+            paths.append(
+                BenchPath(
+                    id: "swinject.\(scopeID)\(synchronized ? ".sync" : "").named",
+                    label: "Swinject resolve(_:name:), \(scopeName)\(synchronized ? ", .synchronize()" : "")",
+                    group: "peer:swinject",
+                    multiThread: synchronized,
+                    costScale: 10,
+                    run: { n in
+                        let resolver = box.resolver
+                        for _ in 0..<n { consume(resolver.resolve(BenchService.self, name: "replica")) }
                     }))
         }
     }

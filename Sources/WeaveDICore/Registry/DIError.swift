@@ -97,7 +97,7 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
     /// prints or matches the payload sees the name; `namedMiss` reads it back.
     static func missing<T>(_ type: T.Type, named name: String, registered: [String]) -> DIError {
         DILog.miss(type)
-        let names = registered.isEmpty ? "none" : registered.map { "\"\($0)\"" }.joined(separator: ", ")
+        let names = RegistrationName.quoted(registered)
         return .dependencyNotFound(type: "\(typeName(type))\(namedMissMarker)\"\(name)\" (registered: \(names))")
     }
 

@@ -1,3 +1,5 @@
+import CWeaveRegistry
+
 #if canImport(Darwin) || PortableAtomics
 import Atomics  // Registry/PlatformAtomic.swift
 #else
@@ -122,6 +124,22 @@ package final class RegistrationName: Sendable {
             bits = node.next
         }
         return found.reversed()
+    }
+
+    /// The names of the type `id` identifies that a resolve from `registry`
+    /// would find (from the live container when nil), sorted; for messages.
+    package static func registeredNames(of id: ObjectIdentifier, in registry: Registry?) -> [String] {
+        all(of: id).filter { node in
+            if let registry { return registry.reaches(node.key) }
+            guard let raw = weave_live_get(node.key) else { return false }
+            Unmanaged<AnyRegistryEntry>.fromOpaque(raw).release()
+            return true
+        }.map(\.name).sorted()
+    }
+
+    /// How messages list names: `"primary", "replica"`, or `none`.
+    package static func quoted(_ names: [String]) -> String {
+        names.isEmpty ? "none" : names.map { "\"\($0)\"" }.joined(separator: ", ")
     }
 
     /// The registration name behind `key`, if it is a named key; for

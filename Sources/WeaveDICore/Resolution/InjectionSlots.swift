@@ -276,7 +276,7 @@ extension InjectionSlots {
     /// Why `@Injected(name:) var x: Value` found nothing, and what to do.
     static func namedMissingMessage<Value>(_ type: Value.Type, name: String, registered: [String]) -> String {
         "@Injected(name: \"\(name)\"): no '\(qualifiedTypeName(Value.self))' registered under that name (registered: "
-            + (registered.isEmpty ? "none" : registered.map { "\"\($0)\"" }.joined(separator: ", "))
+            + RegistrationName.quoted(registered)
             + "). Register it (UnifiedDI.register(\(typeName(Value.self)).self, name: \"\(name)\") { ... }) "
             + "or declare it optional."
     }
@@ -333,12 +333,6 @@ func readNamed<Value>(
         InjectionSlots.stopReading(Value.self, error)
     }
     let overlay = ContainerOverlays.noneActive ? nil : ContainerOverlays.currentRegistry()
-    let registered = RegistrationName.all(of: resolved).filter { named in
-        guard let raw = overlay.map({ weave_registry_get($0.handle, named.key) }) ?? weave_live_get(named.key) else {
-            return false
-        }
-        Unmanaged<AnyRegistryEntry>.fromOpaque(raw).release()
-        return true
-    }
-    fatalError(InjectionSlots.namedMissingMessage(Value.self, name: name, registered: registered.map(\.name).sorted()))
+    let registered = RegistrationName.registeredNames(of: resolved, in: overlay)
+    fatalError(InjectionSlots.namedMissingMessage(Value.self, name: name, registered: registered))
 }

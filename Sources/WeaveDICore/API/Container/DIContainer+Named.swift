@@ -242,6 +242,6 @@ extension DIContainer {
     }
 
     func registeredNames(of type: ObjectIdentifier) -> [String] {
-        RegistrationName.all(of: type).filter { registry.reaches($0.key) }.map(\.name).sorted()
+        RegistrationName.registeredNames(of: type, in: registry)
     }
 }

@@ -270,9 +270,9 @@ swift_stress() { # swift_stress ASan|TSan SCRATCH TRAITS ENV... : swift test --f
         name="$name ($traits)"
         via=" --traits $traits"
     fi
-    step "Swift $name stress: swift test --sanitize=$sanitizer$via --filter Stress, BuildWindowTests, OverlayBuildIsolationTests, AsyncServiceTests, AsyncBuildWindowTests, ShutdownTests, UpstreamStatisticsTests, FactoryStorageTests, InjectedKeyByTypeTests, KeyPathSlotTests, AsyncStartHungFactoryTests, NotedRegistriesTests, LazyInjectedTests, NamedRegistrationTests"
+    step "Swift $name stress: swift test --sanitize=$sanitizer$via --filter Stress, BuildWindowTests, OverlayBuildIsolationTests, AsyncServiceTests, AsyncBuildWindowTests, ShutdownTests, UpstreamStatisticsTests, FactoryStorageTests, InjectedKeyByTypeTests, KeyPathSlotTests, AsyncStartHungFactoryTests, NotedRegistriesTests, LazyInjectedTests, NamedRegistrationTests, ArgumentRegistrationTests"
     mkdir -p "$scratch"
-    env "$@" swift test --sanitize="$sanitizer" ${options[@]+"${options[@]}"} --scratch-path "$scratch" --filter "Stress|BuildWindowTests|OverlayBuildIsolationTests|AsyncServiceTests|AsyncBuildWindowTests|ShutdownTests|UpstreamStatisticsTests|FactoryStorageTests|InjectedKeyByTypeTests|KeyPathSlotTests|AsyncStartHungFactoryTests|NotedRegistriesTests|LazyInjectedTests|NamedRegistrationTests" 2>&1 |
+    env "$@" swift test --sanitize="$sanitizer" ${options[@]+"${options[@]}"} --scratch-path "$scratch" --filter "Stress|BuildWindowTests|OverlayBuildIsolationTests|AsyncServiceTests|AsyncBuildWindowTests|ShutdownTests|UpstreamStatisticsTests|FactoryStorageTests|InjectedKeyByTypeTests|KeyPathSlotTests|AsyncStartHungFactoryTests|NotedRegistriesTests|LazyInjectedTests|NamedRegistrationTests|ArgumentRegistrationTests" 2>&1 |
         tee "$scratch/sanitize-swift.log" | sed 's/^/    | /' || status=$?
     if grep -Eq "$REPORT" "$scratch/sanitize-swift.log"; then fail "Swift $name stress: sanitizer report (see $scratch/sanitize-swift.log)"
     elif [ "$status" -ne 0 ]; then fail "Swift $name stress: exit status $status"

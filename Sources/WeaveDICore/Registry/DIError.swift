@@ -94,22 +94,40 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
 
     /// A miss of a named registration. The payload reads as the message
     /// does, `Database named "replica" (registered: "primary")`, so code that
-    /// prints or matches the payload sees the name; `namedMiss` reads it back.
+    /// prints or matches the payload sees the name; `qualifiedMiss` reads it back.
     static func missing<T>(_ type: T.Type, named name: String, registered: [String]) -> DIError {
         DILog.miss(type)
         let names = RegistrationName.quoted(registered)
         return .dependencyNotFound(type: "\(typeName(type))\(namedMissMarker)\"\(name)\" (registered: \(names))")
     }
 
+    /// A miss of a registration taking arguments, read as the message does:
+    /// `ItemViewModel taking (String) (registered: (Int))`.
+    static func missing<T>(_ type: T.Type, arguments: String, registered: [String]) -> DIError {
+        DILog.miss(type)
+        return .dependencyNotFound(
+            type: "\(typeName(type))\(argumentsMissMarker)\(arguments) (registered: \(ArgumentSignatures.listed(registered)))")
+    }
+
     /// What separates the type's short name from the rest in a named miss's
     /// payload: a type's name never holds it.
     private static let namedMissMarker = " named "
+    /// The same in an argument miss's payload.
+    private static let argumentsMissMarker = " taking "
 
-    /// The short type name and the rest (the name and the names registered)
-    /// of a named miss's payload, or nil for a type's miss.
-    private static func namedMiss(_ payload: String) -> (type: String, rest: String)? {
-        guard let marker = payload.firstOccurrence(of: namedMissMarker + "\"") else { return nil }
-        return (String(payload[..<marker.lowerBound]), String(payload[marker.lowerBound...]))
+    /// The short type name, the rest (the name or arguments asked, and what
+    /// is registered) and how to register one, of a named or argument miss's
+    /// payload; nil for a type's miss.
+    private static func qualifiedMiss(_ payload: String) -> (type: String, rest: String, example: String)? {
+        if let marker = payload.firstOccurrence(of: namedMissMarker + "\"") {
+            let type = String(payload[..<marker.lowerBound])
+            return (type, String(payload[marker.lowerBound...]), "UnifiedDI.register(\(type).self, name: ...) { ... }")
+        }
+        if let marker = payload.firstOccurrence(of: argumentsMissMarker + "(") {
+            let type = String(payload[..<marker.lowerBound])
+            return (type, String(payload[marker.lowerBound...]), "UnifiedDI.register(\(type).self) { (argument: ...) in ... }")
+        }
+        return nil
     }
 
     /// What a miss records however it is reported: the log line, and the
@@ -124,9 +142,9 @@ public enum DIError: Error, CustomStringConvertible, Equatable, Sendable {
     public var description: String {
         switch self {
         case .dependencyNotFound(let short):
-            if let named = DIError.namedMiss(short) {
-                return "WeaveDI: no registration of '\(TypeNames.qualified(named.type))'\(named.rest). "
-                    + "Register it first, e.g. UnifiedDI.register(\(named.type).self, name: ...) { ... }"
+            if let miss = DIError.qualifiedMiss(short) {
+                return "WeaveDI: no registration of '\(TypeNames.qualified(miss.type))'\(miss.rest). "
+                    + "Register it first, e.g. \(miss.example)"
             }
             let type = TypeNames.qualified(short)
             let close = MissSuggestions.suggestions(forName: short)

@@ -157,7 +157,11 @@ package final class RegistrationName: Sendable {
 
     /// How reports name the registration under `key` of `type`: the type's
     /// short name, and its name when it has one (`Database named "replica"`).
+    /// An argument registration reads as `ItemViewModel taking (Int)`.
     package static func label(_ key: TypeKey, type: Any.Type) -> String {
+        if let signature = type as? any ArgumentSignature.Type {
+            return "\(typeName(signature.valueType)) taking \(signature.argumentsLabel)"
+        }
         guard let named = named(key, type: type) else { return typeName(type) }
         return "\(typeName(type)) named \"\(named.name)\""
     }

@@ -66,7 +66,7 @@ extension DIContainer {
     /// ```
     ///
     /// Disfavoured, so `register(T.self) { ... }` with a trailing closure
-    /// stays the eager ``register(_:factory:)``.
+    /// stays the eager `register(_:factory:)`.
     @_disfavoredOverload @discardableResult
     public func register<T: Sendable>(_ type: T.Type, build factory: @escaping @Sendable () -> T) -> @Sendable () -> Void {
         register(type, scope: .transient, factory: factory)

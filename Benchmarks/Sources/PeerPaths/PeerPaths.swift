@@ -90,6 +90,7 @@ final class SwinjectBox: @unchecked Sendable {
         container = Container()
         container.register(BenchService.self) { _ in BenchServiceImpl() }.inObjectScope(scope)
         container.register(BenchService.self, name: "replica") { _ in BenchServiceImpl() }.inObjectScope(scope)
+        container.register(BenchService.self) { (_, _: Int) in BenchServiceImpl() }.inObjectScope(scope)
         let register = SwinjectRegister(container: container)
         for key in tableKeys { key.apply(register) }
         resolver = synchronized ? container.synchronize() : container
@@ -111,28 +112,27 @@ public func peerPaths(tableSize: Int) -> [BenchPath] {
     for (scope, scopeName, scopeID) in [(ObjectScope.container, "container scope", "container"), (.transient, "transient", "transient")] {
         for synchronized in [false, true] {
             let box = SwinjectBox(scope: scope, synchronized: synchronized, tableKeys: tableKeys)
-            paths.append(
-                BenchPath(
-                    id: "swinject.\(scopeID)\(synchronized ? ".sync" : "")",
-                    label: "Swinject resolve, \(scopeName)\(synchronized ? ", .synchronize()" : "")",
-                    group: "peer:swinject",
-                    multiThread: synchronized,
-                    costScale: 10,
-                    run: { n in
-                        let resolver = box.resolver
-                        for _ in 0..<n { consume(resolver.resolve(BenchService.self)) }
-                    }))
-            paths.append(
-                BenchPath(
-                    id: "swinject.\(scopeID)\(synchronized ? ".sync" : "").named",
-                    label: "Swinject resolve(_:name:), \(scopeName)\(synchronized ? ", .synchronize()" : "")",
-                    group: "peer:swinject",
-                    multiThread: synchronized,
-                    costScale: 10,
-                    run: { n in
-                        let resolver = box.resolver
-                        for _ in 0..<n { consume(resolver.resolve(BenchService.self, name: "replica")) }
-                    }))
+            // Each read beside WeaveDI's row of the same shape: by type, by
+            // name, with an argument (Swinject's container scope keeps the
+            // first instance whatever the argument; WeaveDI builds a new one).
+            let reads: [(suffix: String, spelling: String, read: @Sendable (Resolver) -> BenchService?)] = [
+                ("", "resolve", { $0.resolve(BenchService.self) }),
+                (".named", "resolve(_:name:)", { $0.resolve(BenchService.self, name: "replica") }),
+                (".argument", "resolve(_:argument:)", { $0.resolve(BenchService.self, argument: 42) }),
+            ]
+            for (suffix, spelling, read) in reads {
+                paths.append(
+                    BenchPath(
+                        id: "swinject.\(scopeID)\(synchronized ? ".sync" : "")\(suffix)",
+                        label: "Swinject \(spelling), \(scopeName)\(synchronized ? ", .synchronize()" : "")",
+                        group: "peer:swinject",
+                        multiThread: synchronized,
+                        costScale: 10,
+                        run: { n in
+                            let resolver = box.resolver
+                            for _ in 0..<n { consume(read(resolver)) }
+                        }))
+            }
         }
     }
     let handlerBox = SwinjectHandlerBox()

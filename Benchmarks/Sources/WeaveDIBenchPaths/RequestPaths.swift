@@ -163,6 +163,7 @@ public func registerRequestServices() {
     UnifiedDI.register(LazySingleton.self, scope: .singleton) { LazySingleton() }
     UnifiedDI.register(WeakShared.self, scope: .weak) { WeakShared() }
     UnifiedDI.register(TransientThing.self, scope: .transient) { TransientThing() }
+    UnifiedDI.register(TransientThing.self) { (_: Int) in TransientThing() }
     _ = UnifiedDI.register(EagerShared.self) { EagerShared() }
     _ = UnifiedDI.resolve(LazySingleton.self)
     weakKeeper = UnifiedDI.resolve(WeakShared.self)
@@ -220,6 +221,9 @@ public func requestPaths() -> [BenchPath] {
         BenchPath(
             id: "resolve.transient", label: "UnifiedDI.resolve, transient", group: "resolve",
             run: { n in for _ in 0..<n { consume(UnifiedDI.resolve(TransientThing.self)) } }),
+        BenchPath(
+            id: "resolve.transient.argument", label: "UnifiedDI.resolve(S.self, argument:), new object", group: "resolve",
+            run: { n in for _ in 0..<n { consume(UnifiedDI.resolve(TransientThing.self, argument: 42)) } }),
         BenchPath(
             id: "injected.type.transient", label: "@Injected var s: S, transient", group: "resolve",
             run: { n in

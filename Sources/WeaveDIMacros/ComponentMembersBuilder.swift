@@ -60,7 +60,9 @@ struct ComponentMembersBuilder {
     private func resolveFunction(for provider: Provider) throws -> FunctionDeclSyntax {
         let name = Self.resolveFunctionName(for: provider)
         return try FunctionDeclSyntax("private static func \(name)(from container: \(Self.containerType)) -> \(provider.type)") {
-            ExprSyntax("container.resolve(\(metatype(of: provider.type))) ?? \(Self.makeFunctionName(for: provider))(in: container)")
+            ExprSyntax(
+                "container.resolve(\(metatype(of: provider.type))\(nameArgument(of: provider))) ?? \(Self.makeFunctionName(for: provider))(in: container)"
+            )
         }
     }
 
@@ -83,13 +85,19 @@ struct ComponentMembersBuilder {
                 let provider = providers[index]
                 ExprSyntax(
                     """
-                    container.register(\(metatype(of: provider.type)), scope: \(provider.scope.expression)) {
+                    container.register(\(metatype(of: provider.type))\(nameArgument(of: provider)), scope: \(provider.scope.expression)) {
                         \(Self.makeFunctionName(for: provider))(in: container)
                     }
                     """
                 )
             }
         }
+    }
+
+    /// `, name: "replica"` for a named provider, else nothing.
+    private func nameArgument(of provider: Provider) -> ExprSyntax {
+        guard let name = provider.registrationName else { return "" }
+        return ", name: \(name)"
     }
 
     /// `T.self`, parenthesised where the type would otherwise bind looser than `.self`

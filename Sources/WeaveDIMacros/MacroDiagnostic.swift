@@ -12,6 +12,7 @@ enum MacroDiagnostic: DiagnosticMessage {
     case provideMissingInitializer(name: String)
     case provideUnknownArgument(label: String)
     case provideInvalidScope(expression: String)
+    case provideInvalidName(expression: String)
     case providerCycle(chain: [String])
     case dependencyGraphNotALiteral
     case dependencyGraphNotAType(expression: String)
@@ -37,9 +38,11 @@ enum MacroDiagnostic: DiagnosticMessage {
             return "@Provide property '\(name)' needs an initializer expression; it becomes the registration's factory"
         case .provideUnknownArgument(let label):
             return
-                "@Provide does not take an argument labelled '\(label)'; the only argument is the scope, as '.singleton' or 'scope: .singleton'"
+                "@Provide does not take an argument labelled '\(label)'; the arguments are the scope, as '.singleton' or 'scope: .singleton', and 'name:'"
         case .provideInvalidScope(let expression):
             return "'\(expression)' is not a scope; use .transient, .singleton, .weak or .task"
+        case .provideInvalidName(let expression):
+            return "'\(expression)' is not a registration name; write it as a string literal, such as name: \"replica\""
         case .providerCycle(let chain):
             return "@Provide properties depend on each other in a cycle: \(chain.joined(separator: " -> "))"
         case .dependencyGraphNotALiteral:
@@ -69,6 +72,7 @@ enum MacroDiagnostic: DiagnosticMessage {
         case .provideMissingInitializer: return "provideMissingInitializer"
         case .provideUnknownArgument: return "provideUnknownArgument"
         case .provideInvalidScope: return "provideInvalidScope"
+        case .provideInvalidName: return "provideInvalidName"
         case .providerCycle: return "providerCycle"
         case .dependencyGraphNotALiteral: return "dependencyGraphNotALiteral"
         case .dependencyGraphNotAType: return "dependencyGraphNotAType"

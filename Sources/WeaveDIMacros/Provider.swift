@@ -11,6 +11,9 @@ struct Provider {
     let type: TypeSyntax
     let initializer: ExprSyntax
     let scope: ProviderScope
+    /// The registration's name as written (a string literal), for
+    /// `@Provide(name: "replica")`; nil registers the type unnamed.
+    let registrationName: ExprSyntax?
     /// Access-level keywords copied onto the generated static property, so that it
     /// is visible wherever the user's own property is.
     let accessModifiers: DeclModifierListSyntax
@@ -36,7 +39,7 @@ extension Provider {
             problems.append(Diagnostic(node: node, message: message))
         }
 
-        let scope = Self.scope(from: attribute, report: report)
+        let arguments = Self.arguments(from: attribute, report: report)
 
         let typeLevelKeywords: [TokenKind] = [.keyword(.static), .keyword(.class)]
         if variable.modifiers.contains(where: { typeLevelKeywords.contains($0.name.tokenKind) }) {
@@ -60,7 +63,7 @@ extension Provider {
             report(binding.pattern, .provideMissingInitializer(name: name))
         }
         guard problems.isEmpty,
-            let scope,
+            let arguments,
             let type = binding.typeAnnotation?.type,
             let initializer = binding.initializer?.value
         else {
@@ -72,7 +75,8 @@ extension Provider {
             nameToken: pattern.identifier.trimmed,
             type: type.trimmed,
             initializer: initializer.trimmed,
-            scope: scope,
+            scope: arguments.scope,
+            registrationName: arguments.name,
             accessModifiers: Self.accessModifiers(of: variable),
             declaration: variable
         )
@@ -90,17 +94,32 @@ extension Provider {
         return false
     }
 
-    /// Nil when the arguments are malformed; the problem has been reported then.
-    private static func scope(
+    /// The scope and the name; nil when the arguments are malformed (the
+    /// problem has been reported then).
+    private static func arguments(
         from attribute: AttributeSyntax,
         report: (LabeledExprSyntax, MacroDiagnostic) -> Void
-    ) -> ProviderScope? {
+    ) -> (scope: ProviderScope, name: ExprSyntax?)? {
         guard case .argumentList(let arguments) = attribute.arguments else {
-            return .defaultScope
+            return (.defaultScope, nil)
         }
         var scope = ProviderScope.defaultScope
+        var name: ExprSyntax?
         var valid = true
         for argument in arguments {
+            if argument.label?.text == "name" {
+                // A literal, so the generated registration and resolve use
+                // one name that the compiler sees, not an expression evaluated twice.
+                guard let literal = argument.expression.as(StringLiteralExprSyntax.self),
+                    !literal.segments.contains(where: { $0.is(ExpressionSegmentSyntax.self) })
+                else {
+                    report(argument, .provideInvalidName(expression: argument.expression.trimmedDescription))
+                    valid = false
+                    continue
+                }
+                name = ExprSyntax(literal.trimmed)
+                continue
+            }
             // `scope:` or unlabelled, as upstream writes it: `@Provide(.singleton)`.
             guard argument.label == nil || argument.label?.text == "scope" else {
                 report(argument, .provideUnknownArgument(label: argument.label?.text ?? "_"))
@@ -114,7 +133,7 @@ extension Provider {
             }
             scope = parsed
         }
-        return valid ? scope : nil
+        return valid ? (scope, name) : nil
     }
 
     private static func accessModifiers(of variable: VariableDeclSyntax) -> DeclModifierListSyntax {

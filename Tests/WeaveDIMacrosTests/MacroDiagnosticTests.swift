@@ -186,13 +186,35 @@ final class MacroDiagnosticTests: XCTestCase {
             expansion.diagnostics,
             [
                 "'.forever' is not a scope; use .transient, .singleton, .weak or .task",
-                "@Provide does not take an argument labelled 'lifetime'; the only argument is the scope, as '.singleton' or 'scope: .singleton'",
+                "@Provide does not take an argument labelled 'lifetime'; the arguments are the scope, as '.singleton' or 'scope: .singleton', and 'name:'",
                 "@Provide cannot be applied to a static property; @Component generates the static accessor itself",
                 // The macro system itself rejects a peer macro on several bindings.
                 "peer macro can only be applied to a single variable",
                 "@Provide can only be applied to a stored property",
             ])
         XCTAssertEqual(expansion.registrations, [], "invalid providers are not registered")
+    }
+
+    /// A name must be a literal: the registration and the generated resolve
+    /// both spell it, and an expression would be evaluated twice.
+    func testANameThatIsNotAStringLiteralIsAnError() {
+        let expansion = Expansion(
+            """
+            @Component
+            struct Misnamed {
+                @Provide(name: replicaName) var a: A = A()
+                @Provide(name: "db-\\(index)") var b: B = B()
+                @Provide(.singleton, name: "kept") var c: C = C()
+            }
+            """
+        )
+        XCTAssertEqual(
+            expansion.diagnostics,
+            [
+                "'replicaName' is not a registration name; write it as a string literal, such as name: \"replica\"",
+                "'\"db-\\(index)\"' is not a registration name; write it as a string literal, such as name: \"replica\"",
+            ])
+        XCTAssertEqual(expansion.registrations, ["container.register(C.self, name: \"kept\", scope: .singleton)"])
     }
 }
 #endif

@@ -23,6 +23,36 @@ final class ProvideScopeExpansionTests: XCTestCase {
             ])
     }
 
+    /// Two providers of one type, told apart by name: each registers and
+    /// resolves under its own (type, name).
+    func testANamedProviderRegistersAndResolvesUnderItsName() {
+        let expansion = Expansion(
+            """
+            @Component
+            struct Databases {
+                @Provide(scope: .singleton, name: "primary") var primary: Database = Primary()
+                @Provide(.singleton, name: "replica") var replica: Database = Replica()
+                @Provide(name: "audit") var audit: Database = Audit(primary: primary)
+                @Provide var plain: Database = Plain()
+            }
+            """
+        )
+        XCTAssertEqual(expansion.diagnostics, [])
+        XCTAssertEqual(
+            expansion.registrations,
+            [
+                "container.register(Database.self, name: \"primary\", scope: .singleton)",
+                "container.register(Database.self, name: \"replica\", scope: .singleton)",
+                "container.register(Database.self, name: \"audit\", scope: .transient)",
+                "container.register(Database.self, scope: .transient)",
+            ])
+        XCTAssertTrue(
+            expansion.source.contains(
+                "container.resolve(Database.self, name: \"primary\") ?? _weaveDIMake_primary(in: container)"),
+            expansion.source)
+        XCTAssertEqual(expansion.factoryBody(of: "audit"), "Audit(primary: _weaveDIResolve_primary(from: container))")
+    }
+
     func testAnUnlabelledScopeIsUpstreamsSpelling() {
         let expansion = Expansion(
             """

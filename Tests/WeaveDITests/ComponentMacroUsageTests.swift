@@ -30,6 +30,14 @@ private enum ComponentFixtures {
         @Provide(scope: .singleton) var service: UserService = UserServiceImpl(repository: repository)
     }
 
+    /// Two repositories of one type in one component, told apart by name.
+    @Component
+    struct NamedRepositories {
+        @Provide(scope: .singleton, name: "primary") var primary: UserRepository = UserRepositoryImpl(label: "primary")
+        @Provide(.singleton, name: "replica") var replica: UserRepository = UserRepositoryImpl(label: "replica")
+        @Provide(scope: .singleton) var service: UserService = UserServiceImpl(repository: replica)
+    }
+
     /// The same providers declared in the opposite order.
     @Component
     struct ReversedComponent {
@@ -40,6 +48,19 @@ private enum ComponentFixtures {
 
 final class ComponentMacroUsageTests: XCTestCase {
     private typealias Sample = ComponentFixtures
+
+    func testNamedProvidersRegisterUnderTheirNames() throws {
+        let container = WeaveDI.Container()
+        Sample.NamedRepositories.registerAll(into: container)
+
+        XCTAssertEqual(container.registeredNames(of: Sample.UserRepository.self), ["primary", "replica"])
+        XCTAssertNil(container.resolve(Sample.UserRepository.self), "no unnamed repository was provided")
+        XCTAssertEqual(container.resolve(Sample.UserRepository.self, name: "primary")?.label, "primary")
+        let replica = try XCTUnwrap(container.resolve(Sample.UserRepository.self, name: "replica"))
+        XCTAssertEqual(replica.label, "replica")
+        let service = try XCTUnwrap(container.resolve(Sample.UserService.self))
+        XCTAssertTrue(service.repository === replica, "the service's factory read the named singleton")
+    }
 
     func testServiceResolvesWithARegisteredRepository() throws {
         let container = WeaveDI.Container()

@@ -35,17 +35,25 @@ public macro Component() = #externalMacro(module: "WeaveDIMacroExpansions", type
 /// struct AppComponent {
 ///     @Provide var clock: Clock = SystemClock()                     // .transient
 ///     @Provide(scope: .singleton) var database: Database = PostgresDatabase()
+///     @Provide(scope: .singleton, name: "replica") var replica: Database = PostgresDatabase(url: replicaURL)
 /// }
 /// ```
 ///
-/// - Parameter scope: How long an instance lives; `.transient` by default.
+/// - Parameters:
+///   - scope: How long an instance lives; `.transient` by default.
+///   - name: A string literal: the provider registers under `(type, name)`
+///     (see <doc:NamedRegistrations>), so two providers of one type can sit
+///     in one component. Nil registers the type itself.
 @attached(peer)
-public macro Provide(scope: ProvideScope = .transient) = #externalMacro(module: "WeaveDIMacroExpansions", type: "ProvideMacro")
+public macro Provide(scope: ProvideScope = .transient, name: String? = nil) =
+    #externalMacro(module: "WeaveDIMacroExpansions", type: "ProvideMacro")
 
-/// ``Provide(scope:)`` with the scope unlabelled, as upstream WeaveDI writes
-/// it: `@Provide(.singleton) var database: Database = PostgresDatabase()`.
+/// ``Provide(scope:name:)`` with the scope unlabelled, as upstream WeaveDI
+/// writes it: `@Provide(.singleton) var database: Database = PostgresDatabase()`.
 ///
-/// - Parameter scope: How long an instance lives.
+/// - Parameters:
+///   - scope: How long an instance lives.
+///   - name: A string literal naming the registration, or nil.
 @attached(peer)
-public macro Provide(_ scope: ProvideScope) = #externalMacro(module: "WeaveDIMacroExpansions", type: "ProvideMacro")
+public macro Provide(_ scope: ProvideScope, name: String? = nil) = #externalMacro(module: "WeaveDIMacroExpansions", type: "ProvideMacro")
 #endif

@@ -37,6 +37,24 @@ private final class CheckoutModel: @unchecked Sendable {
 
 private final class NeverRegistered: Sendable {}
 
+/// Records which wrapper's read built it: the label a miss would print.
+private final class WrapperProbe: Sendable {
+    let wrapper: String
+    init() { wrapper = InjectionSlots.readingWrapper }
+}
+
+private final class ProbeReaders: @unchecked Sendable {
+    @Injected var eager: WrapperProbe
+    @LazyInjected var lazy: WrapperProbe
+    @WeakLazyInjected var weak: KeptWrapperProbe?
+}
+
+/// A singleton, so the weakly held instance outlives the read.
+private final class KeptWrapperProbe: Sendable {
+    let wrapper: String
+    init() { wrapper = InjectionSlots.readingWrapper }
+}
+
 private final class OptionalOnlyModel: @unchecked Sendable {
     @LazyInjected var missing: NeverRegistered?
 }
@@ -177,5 +195,25 @@ final class LazyInjectedTests: XCTestCase {
         box.parent = nil
         XCTAssertNil(child.parent, "the property did not keep the instance alive")
         XCTAssertNil(child.parent, "and it is not read again")
+    }
+
+    /// A miss on a lazy wrapper's first read names that wrapper, not
+    /// `@Injected`: the read runs under the wrapper's label, which a
+    /// factory on that read sees.
+    func testAFirstReadRunsUnderItsWrappersNameForTheMissMessage() {
+        UnifiedDI.register(WrapperProbe.self, scope: .transient) { WrapperProbe() }
+        UnifiedDI.register(KeptWrapperProbe.self, scope: .singleton) { KeptWrapperProbe() }
+        let readers = ProbeReaders()
+        XCTAssertEqual(readers.eager.wrapper, "@Injected")
+        XCTAssertEqual(readers.lazy.wrapper, "@LazyInjected")
+        XCTAssertEqual(readers.weak?.wrapper, "@WeakLazyInjected")
+        XCTAssertEqual(InjectionSlots.readingWrapper, "@Injected", "the label ends with the read")
+
+        let message = InjectionSlots.$readingWrapper.withValue("@LazyInjected") {
+            InjectionSlots.missingMessage(NeverRegistered.self)
+        }
+        XCTAssertTrue(message.hasPrefix("@LazyInjected var: no '"), message)
+        XCTAssertTrue(message.hasSuffix("declare it optional, or use @LazyInjected(\\.key)."), message)
+        XCTAssertFalse(message.contains("@Injected"), message)
     }
 }

@@ -281,18 +281,26 @@ extension InjectionSlots {
             + "or declare it optional."
     }
 
-    /// Why `@Injected var x: Value` found nothing, and what to do.
+    /// The wrapper whose first read is running on this task, for the stop
+    /// message: `@LazyInjected` and `@WeakLazyInjected` read through the
+    /// slots `@Injected` reads, and their first read says which it is (a
+    /// cold path; the cached read never sets it).
+    @TaskLocal package static var readingWrapper = "@Injected"
+
+    /// Why `@Injected var x: Value` (or the wrapper reading) found nothing,
+    /// and what to do.
     static func missingMessage<Value>(_ type: Value.Type) -> String {
+        let wrapper = readingWrapper
         let keys = InjectedKeyCatalog.keys(providing: Value.self)
         if keys.count > 1 {
             let named = keys.map { (full: qualifiedTypeName($0), short: typeName($0)) }.sorted { $0.full < $1.full }
-            return "@Injected var: '\(qualifiedTypeName(Value.self))' is not registered and \(keys.count) "
+            return "\(wrapper) var: '\(qualifiedTypeName(Value.self))' is not registered and \(keys.count) "
                 + "InjectedKeys have it as their Value (\(named.map { $0.full }.joined(separator: ", "))), "
-                + "so none is picked: name one with @Injected(\(named[0].short).self) or @Injected(\\.key)."
+                + "so none is picked: name one with \(wrapper)(\(named[0].short).self) or \(wrapper)(\\.key)."
         }
-        return "@Injected var: no '\(qualifiedTypeName(Value.self))' registered and no InjectedKey whose Value "
+        return "\(wrapper) var: no '\(qualifiedTypeName(Value.self))' registered and no InjectedKey whose Value "
             + "is that type. Register it (UnifiedDI.register(\(typeName(Value.self)).self) "
-            + "{ ... }), declare it optional, or use @Injected(\\.key)."
+            + "{ ... }), declare it optional, or use \(wrapper)(\\.key)."
     }
 }
 

@@ -168,6 +168,9 @@ check async_returned CHILD_RESOLVES_B safety pass -DCHILD_RESOLVES_B
 check async_returned CHILD_RESOLVES_B liveness pass -DCHILD_RESOLVES_B
 check async_returned MUTANT_PATH_THROUGH_RETURNED safety 'assertion violated +!\(false_wait_cycle\)' \
     -DCHILD_RESOLVES_B -DMUTANT_PATH_THROUGH_RETURNED
+check graph_scope real safety pass
+check graph_scope MUTANT_SHARED safety 'assertion violated' -DMUTANT_SHARED
+check graph_scope MUTANT_NO_END safety 'assertion violated' -DMUTANT_NO_END
 check slot_cache real safety pass
 check slot_cache MUTANT_OLD_PEEK safety 'assertion violated \(v>=floor_(mine|any)\)' -DMUTANT_OLD_PEEK
 check slot_cache MUTANT_PEEK_DURING_WRITE safety 'assertion violated \(v>=floor_(mine|any)\)' \

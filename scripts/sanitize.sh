@@ -270,9 +270,9 @@ swift_stress() { # swift_stress ASan|TSan SCRATCH TRAITS ENV... : swift test --f
         name="$name ($traits)"
         via=" --traits $traits"
     fi
-    step "Swift $name stress: swift test --sanitize=$sanitizer$via --filter Stress, BuildWindowTests, OverlayBuildIsolationTests, AsyncServiceTests, AsyncBuildWindowTests, ShutdownTests, UpstreamStatisticsTests, FactoryStorageTests, InjectedKeyByTypeTests, KeyPathSlotTests, AsyncStartHungFactoryTests, NotedRegistriesTests, LazyInjectedTests, NamedRegistrationTests, ArgumentRegistrationTests"
+    step "Swift $name stress: swift test --sanitize=$sanitizer$via --filter Stress, BuildWindowTests, OverlayBuildIsolationTests, AsyncServiceTests, AsyncBuildWindowTests, ShutdownTests, UpstreamStatisticsTests, FactoryStorageTests, InjectedKeyByTypeTests, KeyPathSlotTests, AsyncStartHungFactoryTests, NotedRegistriesTests, LazyInjectedTests, NamedRegistrationTests, ArgumentRegistrationTests, GraphScopeTests"
     mkdir -p "$scratch"
-    env "$@" swift test --sanitize="$sanitizer" ${options[@]+"${options[@]}"} --scratch-path "$scratch" --filter "Stress|BuildWindowTests|OverlayBuildIsolationTests|AsyncServiceTests|AsyncBuildWindowTests|ShutdownTests|UpstreamStatisticsTests|FactoryStorageTests|InjectedKeyByTypeTests|KeyPathSlotTests|AsyncStartHungFactoryTests|NotedRegistriesTests|LazyInjectedTests|NamedRegistrationTests|ArgumentRegistrationTests" 2>&1 |
+    env "$@" swift test --sanitize="$sanitizer" ${options[@]+"${options[@]}"} --scratch-path "$scratch" --filter "Stress|BuildWindowTests|OverlayBuildIsolationTests|AsyncServiceTests|AsyncBuildWindowTests|ShutdownTests|UpstreamStatisticsTests|FactoryStorageTests|InjectedKeyByTypeTests|KeyPathSlotTests|AsyncStartHungFactoryTests|NotedRegistriesTests|LazyInjectedTests|NamedRegistrationTests|ArgumentRegistrationTests|GraphScopeTests" 2>&1 |
         tee "$scratch/sanitize-swift.log" | sed 's/^/    | /' || status=$?
     if grep -Eq "$REPORT" "$scratch/sanitize-swift.log"; then fail "Swift $name stress: sanitizer report (see $scratch/sanitize-swift.log)"
     elif [ "$status" -ne 0 ]; then fail "Swift $name stress: exit status $status"
@@ -368,6 +368,18 @@ swift_mutants() {
     swift_mutant name-no-recheck Sources/WeaveDICore/Registry/RegistrationName.swift \
         's/if let known = find\(type, name\) \{ return known \}//' \
         NamedRegistrationTests.testTwoFirstUsesOfANameAtOnceMakeOneKey "a name added without rechecking under the lock"
+    # A graph whose instances outlive the outermost resolve: the next
+    # outermost resolve on the thread shares the last one's (graph_scope.pml,
+    # MUTANT_NO_END).
+    swift_mutant graph-no-end Sources/WeaveDICore/Registry/BuildChain.swift \
+        's/if holdsGraph && frames\.isEmpty \{/if false {/' \
+        GraphScopeTests.testOneResolveSharesOneInstanceAndTheNextResolveGetsAnother "a graph kept past its outermost resolve"
+    # One graph store for every thread (Swinject #135): a resolve on another
+    # thread inside the window shares, and ends, the first thread's graph
+    # (the forced window of GraphScopeTests; graph_scope.pml, MUTANT_SHARED).
+    swift_mutant graph-shared-store Sources/WeaveDICore/Registry/BuildChain.swift \
+        's/\@exclusivity\(unchecked\) var graphInstances: \[ObjectIdentifier: Any\] = \[:\]/static let sharedGraph = Locked<[ObjectIdentifier: Any]>([:])\n    var graphInstances: [ObjectIdentifier: Any] {\n        get { Self.sharedGraph.withLock { \$0 } }\n        set { Self.sharedGraph.withLock { \$0 = newValue } }\n    }/' \
+        GraphScopeTests.testAnotherThreadsResolveInsideTheWindowGetsItsOwnInstance "one graph store shared by all threads"
 }
 
 if [ "$RUN_C" -eq 1 ]; then c_stress; fi

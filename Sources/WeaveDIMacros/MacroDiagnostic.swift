@@ -40,7 +40,7 @@ enum MacroDiagnostic: DiagnosticMessage {
             return
                 "@Provide does not take an argument labelled '\(label)'; the arguments are the scope, as '.singleton' or 'scope: .singleton', and 'name:'"
         case .provideInvalidScope(let expression):
-            return "'\(expression)' is not a scope; use .transient, .singleton, .weak or .task"
+            return "'\(expression)' is not a scope; use .transient, .singleton, .weak, .task or .graph"
         case .provideInvalidName(let expression):
             return "'\(expression)' is not a registration name; write it as a string literal, such as name: \"replica\""
         case .providerCycle(let chain):

@@ -6,6 +6,7 @@ enum ProviderScope: String, CaseIterable {
     case singleton
     case weak
     case task
+    case graph
 
     /// What `@Provide` without arguments means.
     static let defaultScope = ProviderScope.transient

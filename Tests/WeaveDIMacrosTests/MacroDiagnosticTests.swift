@@ -185,7 +185,7 @@ final class MacroDiagnosticTests: XCTestCase {
         XCTAssertEqual(
             expansion.diagnostics,
             [
-                "'.forever' is not a scope; use .transient, .singleton, .weak or .task",
+                "'.forever' is not a scope; use .transient, .singleton, .weak, .task or .graph",
                 "@Provide does not take an argument labelled 'lifetime'; the arguments are the scope, as '.singleton' or 'scope: .singleton', and 'name:'",
                 "@Provide cannot be applied to a static property; @Component generates the static accessor itself",
                 // The macro system itself rejects a peer macro on several bindings.

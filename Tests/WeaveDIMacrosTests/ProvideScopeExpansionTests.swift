@@ -81,6 +81,7 @@ final class ProvideScopeExpansionTests: XCTestCase {
                 @Provide(scope: .singleton) var s: S = S()
                 @Provide(scope: .weak) var w: W = W()
                 @Provide(scope: .task) var k: K = K()
+                @Provide(scope: .graph) var g: G = G()
             }
             """
         )
@@ -92,6 +93,7 @@ final class ProvideScopeExpansionTests: XCTestCase {
                 "container.register(S.self, scope: .singleton)",
                 "container.register(W.self, scope: .weak)",
                 "container.register(K.self, scope: .task)",
+                "container.register(G.self, scope: .graph)",
             ])
     }
 

@@ -60,7 +60,7 @@ final class ScopeTests: DITestCase {
     }
 
     func testFactoryScopesMapToTheSameProvideScopeCases() {
-        XCTAssertEqual(Set(ProvideScope.allCases), [.transient, .singleton, .weak, .task])
+        XCTAssertEqual(Set(ProvideScope.allCases), [.transient, .singleton, .weak, .task, .graph])
     }
 }
 

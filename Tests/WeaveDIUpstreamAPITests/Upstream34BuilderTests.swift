@@ -401,7 +401,7 @@ final class Upstream34BuilderTests: UpstreamTestCase {
         XCTAssertEqual(ProvideScope(rawValue: "weak"), .weak)
         XCTAssertEqual(ProvideScope(rawValue: "task"), .task)
         XCTAssertNil(ProvideScope(rawValue: "session"))
-        XCTAssertEqual(ProvideScope.allCases.map(\.rawValue), ["transient", "singleton", "weak", "task"])
+        XCTAssertEqual(ProvideScope.allCases.map(\.rawValue), ["transient", "singleton", "weak", "task", "graph"])
     }
 
     private struct AuthComponent: ComponentProtocol {

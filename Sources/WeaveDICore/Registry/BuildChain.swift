@@ -37,6 +37,16 @@ final class BuildChain {
     /// The `InjectedKey`s whose defaults are being evaluated, outermost first.
     @exclusivity(unchecked) var evaluatingDefaults: [(id: ObjectIdentifier, name: String)] = []
 
+    /// The `.graph` instances built since the outermost factory on this
+    /// thread started, by registration. Only this thread reads or writes it
+    /// (the chain is the thread's), so two outermost resolves on two threads
+    /// never share an instance; `pop` empties it when the outermost factory
+    /// returns, so the next outermost resolve never sees one.
+    @exclusivity(unchecked) var graphInstances: [ObjectIdentifier: Any] = [:]
+    /// Whether `graphInstances` holds anything: what `pop` reads, one byte,
+    /// so a build without a `.graph` registration pays a load and a branch.
+    @exclusivity(unchecked) @usableFromInline var holdsGraph = false
+
     @usableFromInline var isEmpty: Bool { frames.isEmpty }
 
     /// Returns the cycle's chain when `registration` is already being built here.
@@ -57,6 +67,31 @@ final class BuildChain {
 
     @usableFromInline func pop() {
         frames.removeLast()
+        if holdsGraph && frames.isEmpty {
+            endGraph()
+        }
+    }
+
+    /// The outermost factory returned: its graph's instances go.
+    @usableFromInline @inline(never)
+    func endGraph() {
+        graphInstances = [:]
+        holdsGraph = false
+    }
+
+    /// The instance of the `.graph` registration `registration` this build
+    /// already made, if any.
+    @usableFromInline func graphInstance(of registration: ObjectIdentifier) -> Any? {
+        graphInstances[registration]
+    }
+
+    /// Keeps `instance` for the rest of this build; nothing is kept outside
+    /// one (a `.graph` registration resolved alone is a transient).
+    @usableFromInline func keepGraphInstance(_ instance: Any, of registration: ObjectIdentifier) {
+        if !frames.isEmpty {
+            graphInstances[registration] = instance
+            holdsGraph = true
+        }
     }
 
     /// This chain (one per thread) as a holder's claim word (`InstanceHolder`): the object's

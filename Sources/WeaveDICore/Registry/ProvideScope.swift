@@ -5,6 +5,7 @@
 /// UnifiedDI.register(Formatter.self, scope: .transient) { Formatter() }
 /// UnifiedDI.register(ImageCache.self, scope: .weak) { ImageCache() }
 /// UnifiedDI.register(RequestLog.self, scope: .task) { RequestLog() }
+/// UnifiedDI.register(Logger.self, scope: .graph) { Logger() }
 /// ```
 ///
 /// Only the shared values (eager registrations and built singletons) are
@@ -25,4 +26,10 @@ public enum ProvideScope: String, Sendable, Hashable, CaseIterable {
     /// child tasks and released when the scope ends. Resolving it outside
     /// any scope fails with ``DIError/noActiveScope(type:)``.
     case task
+    /// One instance per outermost resolve (Swinject's and Factory's
+    /// `.graph`): every resolve inside that build on the same thread gets
+    /// it, so `A -> B -> Logger` and `A -> Logger` share one `Logger`; the
+    /// next outermost resolve builds another. Resolved alone, it behaves as
+    /// ``transient``. See <doc:GraphScope>.
+    case graph
 }

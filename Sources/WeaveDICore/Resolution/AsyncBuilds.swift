@@ -376,7 +376,10 @@ extension Resolver {
         let make: @Sendable () async throws -> T = { try await entry.makeValueAsync(as: T.self) }
         let registration = ObjectIdentifier(entry)
         switch entry.kind {
-        case .lazy(.transient), .prebuilt:
+        // An async build can move between threads, so it has no thread's
+        // graph to join: a `.graph` registration with an async factory is
+        // built fresh, as a transient (see GraphScope's limits).
+        case .lazy(.transient), .lazy(.graph), .prebuilt:
             return try await AsyncBuilds.fresh(registration: registration, make: make)
         case .lazy(.singleton), .lazy(.weak):
             if !OverrideScopes.noneActive, let scope = OverrideScopes.keeper(of: entry) {

@@ -209,7 +209,7 @@ package enum Resolver {
                     cacheable = !weak
                     return value
                 }
-            case .lazy(.transient), .lazy(.task):
+            case .lazy(.transient), .lazy(.task), .lazy(.graph):
                 break
             }
             // Building runs user code: keep the entry alive past the section.
@@ -264,9 +264,25 @@ package enum Resolver {
             return try entry.getOrBuild { () throws(DIError) in try entry.produceFresh(as: T.self) }
         case .lazy(.task):
             return try TaskScope.instance(for: entry, as: T.self)
+        case .lazy(.graph):
+            return try buildInGraph(entry, as: T.self)
         case .lazy(.transient), .prebuilt:
             return try entry.produceFresh(as: T.self)
         }
+    }
+
+    /// A `.graph` instance: the one this thread's build already made for
+    /// the registration, else a fresh one kept for the rest of the build.
+    @usableFromInline @inline(never)
+    static func buildInGraph<T>(_ entry: LazyEntry, as type: T.Type) throws(DIError) -> T {
+        let context = BuildChain.current
+        let registration = ObjectIdentifier(entry)
+        if let kept = context.graphInstance(of: registration) {
+            return kept as! T
+        }
+        let value = try entry.produceFresh(as: T.self)
+        context.keepGraphInstance(value, of: registration)
+        return value
     }
 
     /// The same, for callers that keep nothing.

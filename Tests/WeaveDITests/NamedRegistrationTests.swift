@@ -116,6 +116,25 @@ final class NamedRegistrationTests: XCTestCase {
         }
     }
 
+    func testExplainTellsANamedRegistrationAndWhatIsRegisteredOnAMiss() {
+        UnifiedDI.register(NamedCounter.self, name: "good", scope: .singleton) { NamedCounter(serial: 1) }
+        _ = UnifiedDI.validate()
+        let found = UnifiedDI.explain(NamedCounter.self, name: "good")
+        XCTAssertEqual(found.name, "good")
+        XCTAssertEqual(found.scope, .singleton)
+        XCTAssertEqual(found.isBuilt, false)
+        XCTAssertEqual(found.dependencyPaths, [])
+        XCTAssertTrue(found.description.hasPrefix("NamedCounter named \"good\" ("), found.description)
+        XCTAssertTrue(found.description.contains("answered by: the live container"), found.description)
+
+        let missing = UnifiedDI.explain(NamedCounter.self, name: "bad")
+        XCTAssertNil(missing.answeredBy)
+        XCTAssertEqual(missing.nearMisses, ["NamedCounter named \"good\""])
+        XCTAssertTrue(missing.description.contains("looks close: NamedCounter named \"good\""), missing.description)
+        XCTAssertNil(UnifiedDI.explain(NamedCounter.self).answeredBy, "the unnamed registration is another one")
+        XCTAssertNil(UnifiedDI.explain(NeverNamed.self, name: "never").answeredBy)
+    }
+
     func testAUnnamedMissKeepsItsMessage() {
         XCTAssertThrowsError(try UnifiedDI.resolveThrowing(NeverNamed.self)) { error in
             let description = (error as? DIError)?.description ?? ""

@@ -15,6 +15,9 @@ import CWeaveRegistry
 public struct ResolutionExplanation: Sendable, CustomStringConvertible {
     /// The type asked for, in full (`String(reflecting:)`).
     public let type: String
+    /// The registration name asked for (``DIContainer/explain(_:name:)``);
+    /// nil for the type's own registration.
+    public let name: String?
     /// Which container holds the registration that answers, e.g. "the live
     /// container" or "parent 1 of the container asked"; nil when none does.
     public let answeredBy: String?
@@ -37,7 +40,7 @@ public struct ResolutionExplanation: Sendable, CustomStringConvertible {
 
     public var description: String {
         let short = type.split(separator: Character(".")).last.map(String.init) ?? type
-        var lines = ["\(short) (\(type))"]
+        var lines = [name.map { "\(short) named \"\($0)\" (\(type))" } ?? "\(short) (\(type))"]
         guard let answeredBy, let scope else {
             lines.append("  answered by: nothing (a resolve returns nil; resolveThrowing throws dependencyNotFound)")
             for miss in nearMisses { lines.append("  looks close: \(miss)") }
@@ -76,13 +79,44 @@ extension DIContainer {
         explain(type, asked: self === DIContainer.live ? liveName : "the container asked")
     }
 
+    /// How a resolve of `type` named `name` from this container would be
+    /// answered now, without building anything; when nothing answers, the
+    /// names `type` is registered under are what looks close.
+    ///
+    /// ```swift
+    /// print(container.explain(Database.self, name: "replica"))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type to explain.
+    ///   - name: The registration's name.
+    /// - Returns: The explanation, printable.
+    public func explain<T>(_ type: T.Type, name: String) -> ResolutionExplanation {
+        explain(type, name: name, asked: self === DIContainer.live ? liveName : "the container asked")
+    }
+
+    func explain<T>(_ type: T.Type, name: String, asked: String) -> ResolutionExplanation {
+        let registered = registeredNames(of: ObjectIdentifier(type)).map { "\(typeName(type)) named \"\($0)\"" }
+        guard let key = RegistrationName.existingKey(type, name) else {
+            return .nothing(type, name: name, nearMisses: registered)
+        }
+        return explain(type, key: key, name: name, asked: asked, nearMisses: registered)
+    }
+
     private var liveName: String {
         ContainerOverlays.noneActive || ContainerOverlays.current == nil
             ? "the live container" : "the task's container overlay (withContainerOverlay)"
     }
 
     func explain<T>(_ type: T.Type, asked name: String) -> ResolutionExplanation {
-        let key = typeKey(type)
+        explain(type, key: typeKey(type), name: nil, asked: name, nearMisses: nil)
+    }
+
+    /// The registration under `key` (`type`'s own, or a name's), here or in
+    /// a parent; `nearMisses` when nothing answers (nil: the near-miss search).
+    private func explain<T>(
+        _ type: T.Type, key: TypeKey, name registrationName: String?, asked name: String, nearMisses: [String]?
+    ) -> ResolutionExplanation {
         var level = 0
         var current: DIContainer? = self
         while let container = current {
@@ -90,16 +124,25 @@ extension DIContainer {
                 let entry = Unmanaged<AnyRegistryEntry>.fromOpaque(raw).takeRetainedValue()
                 let isBuilt: Bool? = entry.kind == .lazy(.singleton) ? entry.heldInstance != nil : nil
                 return ResolutionExplanation(
-                    type: qualifiedTypeName(type), answeredBy: level == 0 ? name : "parent \(level) of \(name)",
+                    type: qualifiedTypeName(type), name: registrationName,
+                    answeredBy: level == 0 ? name : "parent \(level) of \(name)",
                     scope: entry.scope, isEager: entry.kind == .prebuilt, isAsync: entry.isAsync, isBuilt: isBuilt,
-                    dependencyPaths: LastValidation.paths(from: typeName(type), for: self), nearMisses: [])
+                    dependencyPaths: LastValidation.paths(from: RegistrationName.label(key, type: type), for: self),
+                    nearMisses: [])
             }
             level += 1
             current = container.parent
         }
-        return ResolutionExplanation(
-            type: qualifiedTypeName(type), answeredBy: nil, scope: nil, isEager: false, isAsync: false, isBuilt: nil,
-            dependencyPaths: nil, nearMisses: NearMiss.suggestions(for: type, in: self))
+        return .nothing(type, name: registrationName, nearMisses: nearMisses ?? NearMiss.suggestions(for: type, in: self))
+    }
+}
+
+extension ResolutionExplanation {
+    /// Nothing answers.
+    fileprivate static func nothing<T>(_ type: T.Type, name: String?, nearMisses: [String]) -> ResolutionExplanation {
+        ResolutionExplanation(
+            type: qualifiedTypeName(type), name: name, answeredBy: nil, scope: nil, isEager: false, isAsync: false,
+            isBuilt: nil, dependencyPaths: nil, nearMisses: nearMisses)
     }
 }
 
@@ -115,6 +158,21 @@ extension UnifiedDI {
     /// - Returns: The explanation, printable.
     public static func explain<T>(_ type: T.Type) -> ResolutionExplanation {
         DIContainer.live.explain(type)
+    }
+
+    /// How `UnifiedDI.resolve(type, name: name)` would be answered now,
+    /// without building anything.
+    ///
+    /// ```swift
+    /// print(UnifiedDI.explain(Database.self, name: "replica"))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type to explain.
+    ///   - name: The registration's name.
+    /// - Returns: The explanation, printable.
+    public static func explain<T>(_ type: T.Type, name: String) -> ResolutionExplanation {
+        DIContainer.live.explain(type, name: name)
     }
 }
 

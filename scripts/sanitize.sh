@@ -378,7 +378,7 @@ swift_mutants() {
     # thread inside the window shares, and ends, the first thread's graph
     # (the forced window of GraphScopeTests; graph_scope.pml, MUTANT_SHARED).
     swift_mutant graph-shared-store Sources/WeaveDICore/Registry/BuildChain.swift \
-        's/\@exclusivity\(unchecked\) var graphInstances: \[ObjectIdentifier: Any\] = \[:\]/static let sharedGraph = Locked<[ObjectIdentifier: Any]>([:])\n    var graphInstances: [ObjectIdentifier: Any] {\n        get { Self.sharedGraph.withLock { \$0 } }\n        set { Self.sharedGraph.withLock { \$0 = newValue } }\n    }/' \
+        's/\@exclusivity\(unchecked\) var graphInstances: \[ObjectIdentifier: GraphInstance\] = \[:\]/static let sharedGraph = Locked<[ObjectIdentifier: GraphInstance]>([:])\n    var graphInstances: [ObjectIdentifier: GraphInstance] {\n        get { Self.sharedGraph.withLock { \$0 } }\n        set { Self.sharedGraph.withLock { \$0 = newValue } }\n    }/' \
         GraphScopeTests.testAnotherThreadsResolveInsideTheWindowGetsItsOwnInstance "one graph store shared by all threads"
 }
 

@@ -108,6 +108,10 @@ extension Provider {
         var valid = true
         for argument in arguments {
             if argument.label?.text == "name" {
+                if argument.expression.is(NilLiteralExprSyntax.self) {
+                    name = nil  // the default: the type's own registration
+                    continue
+                }
                 // A literal, so the generated registration and resolve use
                 // one name that the compiler sees, not an expression evaluated twice.
                 guard let literal = argument.expression.as(StringLiteralExprSyntax.self),

@@ -205,6 +205,7 @@ final class MacroDiagnosticTests: XCTestCase {
                 @Provide(name: replicaName) var a: A = A()
                 @Provide(name: "db-\\(index)") var b: B = B()
                 @Provide(.singleton, name: "kept") var c: C = C()
+                @Provide(name: nil) var d: D = D()
             }
             """
         )
@@ -214,7 +215,9 @@ final class MacroDiagnosticTests: XCTestCase {
                 "'replicaName' is not a registration name; write it as a string literal, such as name: \"replica\"",
                 "'\"db-\\(index)\"' is not a registration name; write it as a string literal, such as name: \"replica\"",
             ])
-        XCTAssertEqual(expansion.registrations, ["container.register(C.self, name: \"kept\", scope: .singleton)"])
+        XCTAssertEqual(
+            expansion.registrations,
+            ["container.register(C.self, name: \"kept\", scope: .singleton)", "container.register(D.self, scope: .transient)"])
     }
 }
 #endif

@@ -185,4 +185,19 @@ final class ArgumentRegistrationTests: XCTestCase {
         }
         XCTAssertEqual(wrong.withLock { $0 }, 0)
     }
+
+    /// A factory that resolves its own type with arguments again is a
+    /// cycle, reported, not a recursion without end.
+    func testAFactoryResolvingItselfIsACycle() {
+        UnifiedDI.register(ItemModel.self) { (id: Int) in
+            UnifiedDI.resolve(ItemModel.self, argument: id + 1) ?? ItemModel(id: -1)
+        }
+        XCTAssertThrowsError(try UnifiedDI.resolveThrowing(ItemModel.self, argument: 1)) { error in
+            guard case .circularDependency(let chain) = error as? DIError else {
+                return XCTFail("expected a cycle, got \(error)")
+            }
+            XCTAssertEqual(chain, "ItemModel -> ItemModel")
+        }
+        XCTAssertNil(UnifiedDI.resolve(ItemModel.self, argument: 1))
+    }
 }

@@ -99,7 +99,7 @@ final class GraphScopeTests: XCTestCase {
         XCTAssertTrue(screen.repository?.logger === screen.logger)
     }
 
-    func testInjectedReadsAndContainerResolvesInsideTheBuildShareIt() throws {
+    func testContainerResolvesInsideTheBuildShareIt() throws {
         let container = WeaveDI.Container()
         container.register(GraphLogger.self, scope: .graph) { GraphLogger() }
         container.register(GraphRepository.self, scope: .transient) {
@@ -179,10 +179,33 @@ final class GraphScopeTests: XCTestCase {
         }
     }
 
-    func testAnAsyncGraphRegistrationIsBuiltFreshAsATransient() async throws {
+    /// An async build can move between threads: it has no graph, so two
+    /// resolves inside one async factory build two (the documented limit).
+    func testInsideAnAsyncBuildEachResolveBuildsItsOwn() async throws {
         UnifiedDI.register(GraphLogger.self, scope: .graph) { () async throws -> GraphLogger in GraphLogger() }
-        let first = try await UnifiedDI.resolveAsyncThrowing(GraphLogger.self)
-        let second = try await UnifiedDI.resolveAsyncThrowing(GraphLogger.self)
-        XCTAssertFalse(first === second)
+        UnifiedDI.register(GraphScreen.self, scope: .transient) { () async throws -> GraphScreen in
+            let logger = try await UnifiedDI.resolveAsyncThrowing(GraphLogger.self)
+            let repository = GraphRepository(logger: try await UnifiedDI.resolveAsyncThrowing(GraphLogger.self))
+            return GraphScreen(logger: logger, repository: repository)
+        }
+        let screen = try await UnifiedDI.resolveAsyncThrowing(GraphScreen.self)
+        XCTAssertNotNil(screen.logger)
+        XCTAssertFalse(screen.repository?.logger === screen.logger)
+    }
+
+    /// A resolve with arguments is a build like any other: its factory's
+    /// resolves share the graph.
+    func testAFactoryTakingArgumentsSharesItsGraph() throws {
+        UnifiedDI.register(GraphLogger.self, scope: .graph) { GraphLogger() }
+        UnifiedDI.register(GraphRepository.self, scope: .transient) {
+            GraphRepository(logger: UnifiedDI.resolve(GraphLogger.self))
+        }
+        UnifiedDI.register(GraphScreen.self) { (_: Int) in
+            GraphScreen(logger: UnifiedDI.resolve(GraphLogger.self), repository: UnifiedDI.resolve(GraphRepository.self))
+        }
+        let screen = try XCTUnwrap(UnifiedDI.resolve(GraphScreen.self, argument: 1))
+        XCTAssertNotNil(screen.logger)
+        XCTAssertTrue(screen.repository?.logger === screen.logger)
+        XCTAssertFalse(UnifiedDI.resolve(GraphScreen.self, argument: 1)?.logger === screen.logger)
     }
 }

@@ -37,10 +37,15 @@ private final class CheckoutModel: @unchecked Sendable {
 
 private final class NeverRegistered: Sendable {}
 
-/// Records which wrapper's read built it: the label a miss would print.
+/// Records which wrapper's read built it, and the label a miss inside its
+/// own factory would print.
 private final class WrapperProbe: Sendable {
-    let wrapper: String
-    init() { wrapper = InjectionSlots.readingWrapper }
+    let wrapper: String?
+    let ownMissLabel: String
+    init() {
+        wrapper = InjectionSlots.wrapperRead?.name
+        ownMissLabel = InjectionSlots.readingWrapper
+    }
 }
 
 private final class ProbeReaders: @unchecked Sendable {
@@ -51,8 +56,8 @@ private final class ProbeReaders: @unchecked Sendable {
 
 /// A singleton, so the weakly held instance outlives the read.
 private final class KeptWrapperProbe: Sendable {
-    let wrapper: String
-    init() { wrapper = InjectionSlots.readingWrapper }
+    let wrapper: String?
+    init() { wrapper = InjectionSlots.wrapperRead?.name }
 }
 
 private final class OptionalOnlyModel: @unchecked Sendable {
@@ -198,18 +203,20 @@ final class LazyInjectedTests: XCTestCase {
     }
 
     /// A miss on a lazy wrapper's first read names that wrapper, not
-    /// `@Injected`: the read runs under the wrapper's label, which a
-    /// factory on that read sees.
+    /// `@Injected`: the read runs under the wrapper's name, which a factory
+    /// on that read sees; a miss inside that factory (one level deeper) is
+    /// the factory's own and names `@Injected`.
     func testAFirstReadRunsUnderItsWrappersNameForTheMissMessage() {
         UnifiedDI.register(WrapperProbe.self, scope: .transient) { WrapperProbe() }
         UnifiedDI.register(KeptWrapperProbe.self, scope: .singleton) { KeptWrapperProbe() }
         let readers = ProbeReaders()
-        XCTAssertEqual(readers.eager.wrapper, "@Injected")
+        XCTAssertNil(readers.eager.wrapper)
         XCTAssertEqual(readers.lazy.wrapper, "@LazyInjected")
+        XCTAssertEqual(readers.lazy.ownMissLabel, "@Injected", "a factory's own miss is not the wrapper's")
         XCTAssertEqual(readers.weak?.wrapper, "@WeakLazyInjected")
-        XCTAssertEqual(InjectionSlots.readingWrapper, "@Injected", "the label ends with the read")
+        XCTAssertNil(InjectionSlots.wrapperRead, "the name ends with the read")
 
-        let message = InjectionSlots.$readingWrapper.withValue("@LazyInjected") {
+        let message = InjectionSlots.reading(as: "@LazyInjected") {
             InjectionSlots.missingMessage(NeverRegistered.self)
         }
         XCTAssertTrue(message.hasPrefix("@LazyInjected var: no '"), message)

@@ -12,6 +12,29 @@ package final class ArgumentFactory<Arguments, Value>: Sendable {
     package init(_ make: @escaping @Sendable (Arguments) -> Value) {
         self.make = make
     }
+
+    /// A value built from `arguments` as a transient registration's is: on
+    /// the thread's build chain, so a factory that resolves its own type
+    /// again is a cycle (not a recursion without end), and `.graph`
+    /// instances are shared inside it.
+    @inlinable
+    package func build(_ arguments: Arguments) throws(DIError) -> Value {
+        try InstanceBuilder.run(registration: ObjectIdentifier(self), type: Value.self, kind: .lazy(.transient)) {
+            make(arguments)
+        }
+    }
+
+    /// The same, or nil with the failure (a cycle) logged: for the resolves
+    /// that answer nil.
+    @inlinable
+    package func buildLogging(_ arguments: Arguments) -> Value? {
+        do throws(DIError) {
+            return try build(arguments)
+        } catch {
+            DILog.failure(error)
+            return nil
+        }
+    }
 }
 
 /// What reports print for an argument registration's key, which is an

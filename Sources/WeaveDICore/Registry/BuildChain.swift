@@ -42,7 +42,11 @@ final class BuildChain {
     /// (the chain is the thread's), so two outermost resolves on two threads
     /// never share an instance; `pop` empties it when the outermost factory
     /// returns, so the next outermost resolve never sees one.
-    @exclusivity(unchecked) var graphInstances: [ObjectIdentifier: Any] = [:]
+    /// Each instance with its registration, held until the graph ends: a
+    /// registration freed mid-build cannot leave its address to another
+    /// whose lookup would find this instance.
+    typealias GraphInstance = (registration: AnyObject, value: Any)
+    @exclusivity(unchecked) var graphInstances: [ObjectIdentifier: GraphInstance] = [:]
     /// Whether `graphInstances` holds anything: what `pop` reads, one byte,
     /// so a build without a `.graph` registration pays a load and a branch.
     @exclusivity(unchecked) @usableFromInline var holdsGraph = false
@@ -81,15 +85,18 @@ final class BuildChain {
 
     /// The instance of the `.graph` registration `registration` this build
     /// already made, if any.
-    @usableFromInline func graphInstance(of registration: ObjectIdentifier) -> Any? {
-        graphInstances[registration]
+    @usableFromInline func graphInstance(of registration: AnyObject) -> Any? {
+        guard let kept = graphInstances[ObjectIdentifier(registration)], kept.registration === registration else {
+            return nil
+        }
+        return kept.value
     }
 
     /// Keeps `instance` for the rest of this build; nothing is kept outside
     /// one (a `.graph` registration resolved alone is a transient).
-    @usableFromInline func keepGraphInstance(_ instance: Any, of registration: ObjectIdentifier) {
+    @usableFromInline func keepGraphInstance(_ instance: Any, of registration: AnyObject) {
         if !frames.isEmpty {
-            graphInstances[registration] = instance
+            graphInstances[ObjectIdentifier(registration)] = (registration, instance)
             holdsGraph = true
         }
     }

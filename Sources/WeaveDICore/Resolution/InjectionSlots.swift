@@ -281,11 +281,30 @@ extension InjectionSlots {
             + "or declare it optional."
     }
 
-    /// The wrapper whose first read is running on this task, for the stop
-    /// message: `@LazyInjected` and `@WeakLazyInjected` read through the
-    /// slots `@Injected` reads, and their first read says which it is (a
-    /// cold path; the cached read never sets it).
-    @TaskLocal package static var readingWrapper = "@Injected"
+    /// A lazy wrapper's first read: its name, and the depth of the thread's
+    /// build chain where it reads (a factory that read runs is deeper, and
+    /// its own misses are not the wrapper's).
+    package struct WrapperRead: Sendable {
+        package let name: String
+        package let depth: Int
+    }
+
+    /// The lazy wrapper whose first read is running on this task, for the
+    /// stop message: `@LazyInjected` and `@WeakLazyInjected` read through
+    /// the slots `@Injected` reads. A cold path; the cached read never sets it.
+    @TaskLocal package static var wrapperRead: WrapperRead?
+
+    /// Runs a lazy wrapper's first read, whose miss names `wrapper`.
+    package static func reading<T>(as wrapper: String, _ read: () -> T) -> T {
+        $wrapperRead.withValue(WrapperRead(name: wrapper, depth: BuildChain.current.frames.count), operation: read)
+    }
+
+    /// The wrapper a stop here names: the lazy wrapper whose read is at this
+    /// depth, else `@Injected`.
+    package static var readingWrapper: String {
+        guard let read = wrapperRead, read.depth == BuildChain.current.frames.count else { return "@Injected" }
+        return read.name
+    }
 
     /// Why `@Injected var x: Value` (or the wrapper reading) found nothing,
     /// and what to do.
@@ -296,7 +315,8 @@ extension InjectionSlots {
             let named = keys.map { (full: qualifiedTypeName($0), short: typeName($0)) }.sorted { $0.full < $1.full }
             return "\(wrapper) var: '\(qualifiedTypeName(Value.self))' is not registered and \(keys.count) "
                 + "InjectedKeys have it as their Value (\(named.map { $0.full }.joined(separator: ", "))), "
-                + "so none is picked: name one with \(wrapper)(\(named[0].short).self) or \(wrapper)(\\.key)."
+                + "so none is picked: name one with "
+                + (wrapper == "@WeakLazyInjected" ? "" : "\(wrapper)(\(named[0].short).self) or ") + "\(wrapper)(\\.key)."
         }
         return "\(wrapper) var: no '\(qualifiedTypeName(Value.self))' registered and no InjectedKey whose Value "
             + "is that type. Register it (UnifiedDI.register(\(typeName(Value.self)).self) "

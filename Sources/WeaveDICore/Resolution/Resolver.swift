@@ -276,12 +276,11 @@ package enum Resolver {
     @usableFromInline @inline(never)
     static func buildInGraph<T>(_ entry: LazyEntry, as type: T.Type) throws(DIError) -> T {
         let context = BuildChain.current
-        let registration = ObjectIdentifier(entry)
-        if let kept = context.graphInstance(of: registration) {
-            return kept as! T
+        if let kept = context.graphInstance(of: entry) {
+            return kept as! T  // the entry's own instance: of the type it builds
         }
         let value = try entry.produceFresh(as: T.self)
-        context.keepGraphInstance(value, of: registration)
+        context.keepGraphInstance(value, of: entry)
         return value
     }
 

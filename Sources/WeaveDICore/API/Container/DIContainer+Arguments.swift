@@ -106,7 +106,7 @@ extension DIContainer {
     /// - Returns: A new value, or nil.
     @inlinable
     public func resolve<T: Sendable, A>(_ type: T.Type, argument: A) -> T? {
-        argumentFactory(T.self, taking: A.self)?.make(argument)
+        argumentFactory(T.self, taking: A.self)?.buildLogging(argument)
     }
 
     /// The value the factory registered for `type` taking `(A, B)` builds.
@@ -122,7 +122,7 @@ extension DIContainer {
     /// - Returns: A new value, or nil.
     @inlinable
     public func resolve<T: Sendable, A, B>(_ type: T.Type, arguments first: A, _ second: B) -> T? {
-        argumentFactory(T.self, taking: (A, B).self)?.make((first, second))
+        argumentFactory(T.self, taking: (A, B).self)?.buildLogging((first, second))
     }
 
     /// The value the factory registered for `type` taking `(A, B, C)` builds.
@@ -139,7 +139,7 @@ extension DIContainer {
     /// - Returns: A new value, or nil.
     @inlinable
     public func resolve<T: Sendable, A, B, C>(_ type: T.Type, arguments first: A, _ second: B, _ third: C) -> T? {
-        argumentFactory(T.self, taking: (A, B, C).self)?.make((first, second, third))
+        argumentFactory(T.self, taking: (A, B, C).self)?.buildLogging((first, second, third))
     }
 
     /// The value the factory registered for `type` taking an `A` builds, or
@@ -157,7 +157,7 @@ extension DIContainer {
     /// - Returns: A new value.
     /// - Throws: A ``DIError``.
     public func resolveThrowing<T: Sendable, A>(_ type: T.Type, argument: A) throws(DIError) -> T {
-        try requireArgumentFactory(T.self, taking: A.self).make(argument)
+        try requireArgumentFactory(T.self, taking: A.self).build(argument)
     }
 
     /// The value the factory registered for `type` taking `(A, B)` builds,
@@ -174,7 +174,7 @@ extension DIContainer {
     /// - Returns: A new value.
     /// - Throws: A ``DIError``.
     public func resolveThrowing<T: Sendable, A, B>(_ type: T.Type, arguments first: A, _ second: B) throws(DIError) -> T {
-        try requireArgumentFactory(T.self, taking: (A, B).self).make((first, second))
+        try requireArgumentFactory(T.self, taking: (A, B).self).build((first, second))
     }
 
     /// The value the factory registered for `type` taking `(A, B, C)`
@@ -194,7 +194,7 @@ extension DIContainer {
     public func resolveThrowing<T: Sendable, A, B, C>(
         _ type: T.Type, arguments first: A, _ second: B, _ third: C
     ) throws(DIError) -> T {
-        try requireArgumentFactory(T.self, taking: (A, B, C).self).make((first, second, third))
+        try requireArgumentFactory(T.self, taking: (A, B, C).self).build((first, second, third))
     }
 
     /// The signatures `type`'s argument factories take here and in the

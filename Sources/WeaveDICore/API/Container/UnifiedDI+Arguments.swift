@@ -96,7 +96,7 @@ extension UnifiedDI {
     /// - Returns: A new value, or nil.
     @inlinable
     public static func resolve<T: Sendable, A>(_ type: T.Type, argument: A) -> T? {
-        liveArgumentFactory(T.self, taking: A.self)?.make(argument)
+        liveArgumentFactory(T.self, taking: A.self)?.buildLogging(argument)
     }
 
     /// The value the factory registered for `type` taking `(A, B)` builds.
@@ -112,7 +112,7 @@ extension UnifiedDI {
     /// - Returns: A new value, or nil.
     @inlinable
     public static func resolve<T: Sendable, A, B>(_ type: T.Type, arguments first: A, _ second: B) -> T? {
-        liveArgumentFactory(T.self, taking: (A, B).self)?.make((first, second))
+        liveArgumentFactory(T.self, taking: (A, B).self)?.buildLogging((first, second))
     }
 
     /// The value the factory registered for `type` taking `(A, B, C)` builds.
@@ -129,7 +129,7 @@ extension UnifiedDI {
     /// - Returns: A new value, or nil.
     @inlinable
     public static func resolve<T: Sendable, A, B, C>(_ type: T.Type, arguments first: A, _ second: B, _ third: C) -> T? {
-        liveArgumentFactory(T.self, taking: (A, B, C).self)?.make((first, second, third))
+        liveArgumentFactory(T.self, taking: (A, B, C).self)?.buildLogging((first, second, third))
     }
 
     /// The value built from `argument`, or a miss naming the signatures

@@ -32,8 +32,8 @@
 /// overlay, once a key has been read and until the next registration or
 /// release anywhere, a read is a cached load: no task-local read, no table
 /// lookup, no cast. Values of ``ProvideScope/transient``,
-/// ``ProvideScope/weak`` and ``ProvideScope/task`` registrations are never
-/// cached. Reads are thread-safe.
+/// ``ProvideScope/weak``, ``ProvideScope/task`` and ``ProvideScope/graph``
+/// registrations are never cached. Reads are thread-safe.
 @propertyWrapper
 public struct Injected<Value: Sendable>: @unchecked Sendable {
     @usableFromInline package let slot: Unmanaged<InjectionSlot<Value>>

@@ -71,7 +71,7 @@ public struct LazyInjected<Value: Sendable>: @unchecked Sendable {
     @usableFromInline @inline(never)
     func readFirst() -> Value {
         let candidate = FirstRead(
-            InjectionSlots.$readingWrapper.withValue("@LazyInjected") { slot._withUnsafeGuaranteedRef { $0.value() } })
+            InjectionSlots.reading(as: "@LazyInjected") { slot._withUnsafeGuaranteedRef { $0.value() } })
         let raw = cell.publish(candidate)
         return Unmanaged<FirstRead<Value>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
     }

@@ -52,7 +52,7 @@ public struct WeakLazyInjected<Value: Sendable>: @unchecked Sendable {
 
     @usableFromInline @inline(never)
     func readFirst() -> UnsafeMutableRawPointer {
-        let value = InjectionSlots.$readingWrapper.withValue("@WeakLazyInjected") { slot._withUnsafeGuaranteedRef { $0.value() } }
+        let value = InjectionSlots.reading(as: "@WeakLazyInjected") { slot._withUnsafeGuaranteedRef { $0.value() } }
         guard type(of: value as Any) is AnyObject.Type else {
             fatalError(
                 "@WeakLazyInjected var: '\(qualifiedTypeName(Value.self))' resolved to a value of type "
